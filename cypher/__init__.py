@@ -1,0 +1,1 @@
+"""Cypher statements, one per file, loaded by name (see graphmem.cypher_files)."""

@@ -1,0 +1,1 @@
+"""graphmem: episodic memory for long-horizon LLM agents."""

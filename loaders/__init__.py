@@ -1,0 +1,1 @@
+"""Adapters that turn environment rollouts and datasets into graphmem records."""
