@@ -1,0 +1,5 @@
+// The box that contains each given turn.
+// Parameters: $namespace, $keys: [String]. Returns: unit, box.
+UNWIND $keys AS k
+MATCH (b:Box)-[:CONTAINS]->(t:Memory {namespace: $namespace, key: k})
+RETURN k AS unit, min(b.key) AS box

@@ -1,0 +1,5 @@
+// Properties (without embeddings) of the nodes among the given keys.
+// Parameters: $namespace, $keys: [String]. Returns: key, props.
+UNWIND $keys AS k
+MATCH (n:Memory {namespace: $namespace, key: k})
+RETURN k AS key, n {.*, embedding: null} AS props

@@ -1,0 +1,7 @@
+// Units up to $before steps back and $after steps forward of each given unit along NEXT (16 at most).
+// Parameters: $namespace, $keys: [String], $before, $after. Returns: key, back: [[distance, key]], ahead: [[distance, key]].
+UNWIND $keys AS k
+MATCH (u:Memory {namespace: $namespace, key: k})
+RETURN k AS key,
+       COLLECT { MATCH p = (b)-[:NEXT*1..16]->(u) WHERE length(p) <= $before RETURN [length(p), b.key] } AS back,
+       COLLECT { MATCH p = (u)-[:NEXT*1..16]->(a) WHERE length(p) <= $after RETURN [length(p), a.key] } AS ahead

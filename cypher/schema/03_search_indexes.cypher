@@ -1,0 +1,9 @@
+// Full-text (BM25) indexes on unit and box text, and vector indexes (384-d, cosine) on their embeddings.
+// ns_key is a one-token form of the namespace, so a Lucene query can filter by namespace inside the index.
+// Parameters: none. Returns: nothing. Statements are separated by ';'.
+CREATE FULLTEXT INDEX unit_text IF NOT EXISTS FOR (n:Step|Turn) ON EACH [n.text, n.ns_key];
+CREATE FULLTEXT INDEX box_text IF NOT EXISTS FOR (n:Box) ON EACH [n.text, n.ns_key];
+CREATE VECTOR INDEX unit_embedding IF NOT EXISTS FOR (n:Unit) ON n.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}};
+CREATE VECTOR INDEX box_embedding IF NOT EXISTS FOR (n:Box) ON n.embedding
+  OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}

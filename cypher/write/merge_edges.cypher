@@ -1,0 +1,8 @@
+// Merge relationships between graphmem nodes (at most one of a type per ordered pair) and set their properties.
+// Parameters: $rows: list of {namespace, source, target, type, props: Map}.
+// Returns: nothing.
+UNWIND $rows AS r
+MATCH (a:Memory {namespace: r.namespace, key: r.source})
+MATCH (b:Memory {namespace: r.namespace, key: r.target})
+MERGE (a)-[e:$(r.type)]->(b)
+SET e += r.props

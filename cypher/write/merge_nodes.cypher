@@ -1,0 +1,9 @@
+// Merge graphmem nodes by (namespace, key); set their labels and properties; store embeddings as float vectors.
+// Parameters: $rows: list of {namespace, key, uid, labels: [String], props: Map, embedding: [Float] | null}.
+// Returns: nothing.
+UNWIND $rows AS r
+MERGE (n:Memory {namespace: r.namespace, key: r.key})
+SET n += r.props, n.uid = r.uid
+SET n:$(r.labels)
+WITH n, r WHERE r.embedding IS NOT NULL
+CALL db.create.setNodeVectorProperty(n, 'embedding', r.embedding)

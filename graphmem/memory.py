@@ -1,0 +1,208 @@
+"""``Memory``: graphmem's one entry point.
+
+>>> from graphmem import Memory, Step, Turn
+>>> with Memory() as mem:                     # embedded; Memory("neo4j://...", auth=...) for Neo4j
+...     mem.add_steps("agent-1", "run-1", [Step(0, "collect wood")])
+...     evidence = mem.recall("agent-1", "when did I first collect wood?", budget=150)
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from graphmem.embed import Embedder, default_embedder
+from graphmem.errors import ConflictError, InvalidRecordError
+from graphmem.recall.packer import Evidence
+from graphmem.records import Step, Turn, validate_datetime, validate_id, validate_steps, validate_turns
+from graphmem.store.embedded import EmbeddedStore
+from graphmem.store.protocol import GraphStore, Hit, node_key
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DIALOGUE_EPISODE = "dialogue"
+
+
+@dataclass(frozen=True)
+class WriteReport:
+    """What a write did: units written, units that were already stored unchanged."""
+
+    written: int
+    unchanged: int
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: str | None
+    evidence: Evidence
+    answerer: str
+
+
+def _store_from_environment(uri: str | None, auth: tuple[str, str] | None, database: str | None) -> GraphStore:
+    uri = uri or os.environ.get("GRAPHMEM_NEO4J_URI")
+    if not uri:
+        return EmbeddedStore()
+    from graphmem.store.neo4j import Neo4jStore  # imported here: the embedded default needs no driver
+
+    if auth is None:
+        auth = (os.environ.get("GRAPHMEM_NEO4J_USER", "neo4j"), os.environ.get("GRAPHMEM_NEO4J_PASSWORD", ""))
+    return Neo4jStore(uri, auth=auth, database=database or os.environ.get("GRAPHMEM_NEO4J_DATABASE"))
+
+
+class Memory:
+    """An episodic memory graph: trajectories (``add_steps``) and dialogues (``add_session``).
+
+    With no URI (and no ``GRAPHMEM_NEO4J_URI``) it runs in-process on the embedded backend.
+    ``boxes=False`` skips Membox topic boxes and traces when writing dialogue.
+    """
+
+    def __init__(
+        self,
+        uri: str | None = None,
+        *,
+        auth: tuple[str, str] | None = None,
+        database: str | None = None,
+        embedder: Embedder | None = None,
+        store: GraphStore | None = None,
+        boxes: bool = True,
+    ) -> None:
+        self.store: GraphStore = store if store is not None else _store_from_environment(uri, auth, database)
+        self.embedder: Embedder = embedder if embedder is not None else default_embedder()
+        self.boxes = boxes
+        self.store.ensure_schema()
+        self._dialogue: Any = None
+
+    # ------------------------------------------------------------------ lifecycle
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> "Memory":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ writing
+    def add_steps(self, namespace: str, episode_id: str, steps: Sequence[Step]) -> WriteReport:
+        """Append agent steps to an episode. Re-adding stored steps unchanged is a no-op.
+
+        Raises ``InvalidRecordError`` for bad records and ``ConflictError`` when a stored step index
+        comes back with other content; in both cases nothing of the batch is written.
+        """
+        from graphmem.write.steps import build_step_batch, episode_so_far, step_digest
+
+        where = f"episode {episode_id!r}"
+        validate_id(namespace, where, "namespace")
+        validate_id(episode_id, where, "episode_id")
+        steps = validate_steps(steps, where)
+        episode = self.store.get_nodes(namespace, [node_key("Episode", episode_id)]).get(node_key("Episode", episode_id))
+        if episode is not None and episode.get("kind") != "trajectory":
+            raise ConflictError(f"{where} in namespace {namespace!r} is a {episode.get('kind')}, not a trajectory")
+        so_far = episode_so_far(episode)
+        if not so_far.exists:
+            so_far = type(so_far)(False, len(self.store.episode_nodes(namespace)), None, so_far.vocab, {}, {})
+        last_t = so_far.last_t
+        old = [s for s in steps if last_t is not None and s.t <= last_t]
+        new = [s for s in steps if last_t is None or s.t > last_t]
+        if old:
+            stored = self.store.steps_at(namespace, episode_id, [s.t for s in old])
+            for step in old:
+                if step.t not in stored:
+                    raise InvalidRecordError(
+                        f"{where} (t={step.t})", "t", f"out of order: the episode already ends at t={last_t}"
+                    )
+                if stored[step.t].get("digest") != step_digest(step):
+                    raise ConflictError(
+                        f"{where} step t={step.t} in namespace {namespace!r} is already stored with other content; "
+                        "use a new episode id for a new run"
+                    )
+        if not new:
+            return WriteReport(0, len(old))
+        from graphmem.write.steps import step_search_text
+
+        embeddings = self.embedder.embed([step_search_text(s) for s in new])
+        self.store.write(build_step_batch(namespace, episode_id, new, embeddings, so_far))
+        return WriteReport(len(new), len(old))
+
+    def add_session(
+        self,
+        namespace: str,
+        session_id: str,
+        turns: Sequence[Turn],
+        started_at: datetime,
+        ended_at: datetime | None = None,
+        *,
+        episode_id: str = DEFAULT_DIALOGUE_EPISODE,
+    ) -> WriteReport:
+        """Add one dialogue session (sessions in time order). Re-adding the same session is a no-op.
+
+        The session lasts until the next session starts unless ``ended_at`` is given.
+        """
+        from graphmem.write.dialogue import DialogueWriter
+
+        if self._dialogue is None:
+            self._dialogue = DialogueWriter(self.store, self.embedder, boxes=self.boxes)
+        where = f"session {session_id!r}"
+        validate_id(namespace, where, "namespace")
+        validate_id(session_id, where, "session_id")
+        validate_id(episode_id, where, "episode_id")
+        start = validate_datetime(started_at, where, "started_at")
+        end = validate_datetime(ended_at, where, "ended_at") if ended_at is not None else None
+        if end is not None and end < start:
+            raise InvalidRecordError(where, "ended_at", "is before started_at")
+        turns = validate_turns(turns, where)
+        written = self._dialogue.add_session(namespace, episode_id, session_id, turns, start, end)
+        return WriteReport(len(turns), 0) if written else WriteReport(0, len(turns))
+
+    # ------------------------------------------------------------------ reading
+    def _kinds(self, namespace: str) -> set[str]:
+        return {str(e.get("kind")) for e in self.store.episode_nodes(namespace)}
+
+    def search(self, namespace: str, question: str, k: int = 20) -> list[Hit]:
+        """Ranked units for a question (full-text and vector search fused by RRF); ``.source_id`` is the caller's id."""
+        from graphmem.recall.search import search_units
+
+        return search_units(self.store, self.embedder, namespace, question, k)
+
+    def recall(self, namespace: str, question: str, budget: int = 300, **options: Any) -> Evidence:
+        """Evidence for a question within ``budget`` cl100k_base tokens.
+
+        Trajectory namespaces use anchor-aware recall; dialogue namespaces use validity-aware recall with
+        topic boxes. ``options`` switch stages off for ablations (``use_anchors``, ``use_chain``,
+        ``use_frames``, ``use_boxes``, ``use_traces``) or pick an ``episode``.
+        """
+        if budget < 1:
+            raise ValueError(f"budget must be a positive number of tokens, got {budget}")
+        if "trajectory" in self._kinds(namespace):
+            from graphmem.recall.trajectory import recall_steps
+
+            return recall_steps(self.store, self.embedder, namespace, question, budget, **options).evidence
+        from graphmem.recall.dialogue import recall_turns
+
+        return recall_turns(self.store, self.embedder, namespace, question, budget, **options)
+
+    def answer(self, namespace: str, question: str, budget: int = 150, answerer: Any = None, **options: Any) -> Answer:
+        """Answer from the packed evidence alone: the deterministic executor for trajectories, or ``answerer``.
+
+        ``answerer`` is any callable ``(question, evidence_text) -> str`` (e.g. ``graphmem.answer.ChatAnswerer``).
+        """
+        if answerer is not None:
+            evidence = self.recall(namespace, question, budget, **options)
+            return Answer(answerer(question, evidence.text), evidence, type(answerer).__name__)
+        from graphmem.recall.executor import execute
+        from graphmem.recall.trajectory import recall_steps
+
+        result = recall_steps(self.store, self.embedder, namespace, question, budget, **options)
+        return Answer(execute(result.anchors, result.bundle), result.evidence, "executor")
+
+    def stats(self, namespace: str) -> dict[str, int]:
+        """Nodes per label and relationships per type in the namespace."""
+        return self.store.counts(namespace)
+
+    def forget(self, namespace: str) -> None:
+        """Delete a whole namespace."""
+        self.store.delete_namespace(namespace)

@@ -1,0 +1,25 @@
+"""Content search: full-text (BM25) and vector hits over units, fused by reciprocal rank."""
+
+from __future__ import annotations
+
+from graphmem.embed import Embedder
+from graphmem.recall.fusion import rrf
+from graphmem.store.protocol import GraphStore, Hit
+
+#: Each list is fetched deeper than k so that fusion can promote units both lists agree on.
+DEPTH = 3
+
+
+def search_units(store: GraphStore, embedder: Embedder, namespace: str, question: str, k: int = 20) -> list[Hit]:
+    """The top ``k`` units for a question; ``score`` is the fused RRF score.
+
+    >>> [h.source_id for h in search_units(store, embedder, "agent-1", "collect wood", k=3)]
+    """
+    if k <= 0:
+        return []
+    depth = max(k * DEPTH, 30)
+    lexical = store.fulltext(namespace, question, depth)
+    dense = store.vector(namespace, embedder.embed([question])[0], depth)
+    uids = {h.key: h.uid for h in [*lexical, *dense]}
+    fused = rrf([[h.key for h in lexical], [h.key for h in dense]])
+    return [Hit(key, uids[key], score) for key, score in fused[:k]]

@@ -1,0 +1,349 @@
+"""The embedded backend: the same memory graph in-process, on networkx, numpy and BM25.
+
+It is graphmem's default when no Neo4j is configured. It realizes every ``GraphStore`` lookup with the
+same rules as the Cypher statements in ``cypher/`` (the contract suite checks that both answer alike),
+keeping small dictionaries beside the graph where Neo4j would use an index.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+from graphmem.errors import StoreError
+from graphmem.store.protocol import (
+    EDGE_TYPES,
+    NODE_LABELS,
+    UNIT_LABELS,
+    EventRow,
+    Hit,
+    SessionRow,
+    WriteBatch,
+)
+from graphmem.store.text_index import BM25Index, query_terms
+
+_SEARCH_GROUPS = {"unit": UNIT_LABELS, "Box": ("Box",)}
+
+
+class _VectorIndex:
+    """Exact cosine search over one namespace's vectors, in a growing numpy matrix."""
+
+    def __init__(self, dimensions: int) -> None:
+        self.keys: list[str] = []
+        self.slot: dict[str, int] = {}
+        self.matrix = np.zeros((64, dimensions), dtype=np.float32)
+
+    def upsert(self, key: str, vector: Sequence[float]) -> None:
+        row = np.asarray(vector, dtype=np.float32)
+        norm = float(np.linalg.norm(row))
+        if norm > 0:
+            row = row / norm
+        if key in self.slot:
+            self.matrix[self.slot[key]] = row
+            return
+        if len(self.keys) == self.matrix.shape[0]:
+            grown = np.zeros((self.matrix.shape[0] * 2, self.matrix.shape[1]), dtype=np.float32)
+            grown[: len(self.keys)] = self.matrix[: len(self.keys)]
+            self.matrix = grown
+        self.slot[key] = len(self.keys)
+        self.matrix[len(self.keys)] = row
+        self.keys.append(key)
+
+    def search(self, vector: Sequence[float], k: int) -> list[tuple[str, float]]:
+        n = len(self.keys)
+        if n == 0:
+            return []
+        query = np.asarray(vector, dtype=np.float32)
+        norm = float(np.linalg.norm(query))
+        if norm > 0:
+            query = query / norm
+        sims = self.matrix[:n] @ query
+        k = min(k, n)
+        top = np.argpartition(-sims, k - 1)[:k]
+        ranked = sorted(((self.keys[i], (1.0 + float(sims[i])) / 2.0) for i in top), key=lambda kv: (-kv[1], kv[0]))
+        return ranked
+
+
+class EmbeddedStore:
+    """In-process ``GraphStore``. Thread-safe; not persistent (a process holds its memory)."""
+
+    def __init__(self, dimensions: int = 384) -> None:
+        self.dimensions = dimensions
+        self.graph = nx.MultiDiGraph()
+        self._lock = threading.RLock()
+        self._bm25 = {group: BM25Index() for group in _SEARCH_GROUPS}
+        self._vectors: dict[tuple[str, str], _VectorIndex] = {}
+        # (namespace, episode, kind, obj) -> {ordinal: event node key}; ordinals are dense from 1.
+        self._events: dict[tuple[str, str, str, str], dict[int, str]] = defaultdict(dict)
+        # (namespace, episode) -> {t: step key}
+        self._steps: dict[tuple[str, str], dict[int, str]] = defaultdict(dict)
+        # (namespace, label) -> node keys, as Neo4j's label + namespace indexes would find them.
+        self._by_label: dict[tuple[str, str], set[str]] = defaultdict(set)
+
+    # ------------------------------------------------------------------ schema and writes
+    def ensure_schema(self) -> None:
+        """Nothing to create: the dictionaries beside the graph are the indexes."""
+
+    def write(self, batch: WriteBatch) -> None:
+        with self._lock:
+            self._check(batch)
+            for row in batch.nodes:
+                self._merge_node(row.namespace, row.key, row.label, row.uid, dict(row.props))
+            for edge in batch.edges:
+                node_a, node_b = (edge.namespace, edge.source), (edge.namespace, edge.target)
+                if self.graph.has_edge(node_a, node_b, key=edge.type):
+                    self.graph.edges[node_a, node_b, edge.type].update(edge.props)
+                else:
+                    self.graph.add_edge(node_a, node_b, key=edge.type, **dict(edge.props))
+
+    def _check(self, batch: WriteBatch) -> None:
+        """Refuse the whole batch before touching the graph, so a bad row writes nothing."""
+        new_nodes = {(r.namespace, r.key) for r in batch.nodes}
+        for row in batch.nodes:
+            if row.label not in NODE_LABELS:
+                raise StoreError(f"unknown node label {row.label!r}")
+            vector = row.props.get("embedding")
+            if vector is not None and len(vector) != self.dimensions:
+                raise StoreError(f"{row.key}: embedding has {len(vector)} dimensions, the store expects {self.dimensions}")
+        for edge in batch.edges:
+            if edge.type not in EDGE_TYPES:
+                raise StoreError(f"unknown relationship type {edge.type!r}")
+            for end in (edge.source, edge.target):
+                if (edge.namespace, end) not in new_nodes and (edge.namespace, end) not in self.graph:
+                    raise StoreError(f"relationship {edge.type} refers to missing node {end!r} in {edge.namespace!r}")
+
+    def _merge_node(self, namespace: str, key: str, label: str, uid: str, props: dict[str, Any]) -> None:
+        node = (namespace, key)
+        if node not in self.graph:
+            self.graph.add_node(node, label=label, namespace=namespace, key=key, uid=uid)
+            self._by_label[(namespace, label)].add(key)
+        attrs = self.graph.nodes[node]
+        attrs.update(props)
+        for group, labels in _SEARCH_GROUPS.items():
+            if label in labels and "text" in props:
+                self._bm25[group].upsert(node, str(props["text"]))
+            if label in labels and props.get("embedding") is not None:
+                index = self._vectors.get((namespace, group))
+                if index is None:
+                    index = self._vectors[(namespace, group)] = _VectorIndex(self.dimensions)
+                index.upsert(key, props["embedding"])
+        if label == "Event" and attrs.get("ordinal") is not None:
+            self._events[(namespace, attrs["episode"], attrs["kind"], attrs["obj"])][int(attrs["ordinal"])] = key
+        if label == "Step":
+            self._steps[(namespace, attrs["episode"])][int(attrs["t"])] = key
+
+    # ------------------------------------------------------------------ lookups
+    def _props(self, namespace: str, key: str) -> dict[str, Any]:
+        """A node's properties as Neo4j returns them: no label, no embedding."""
+        return {k: v for k, v in self.graph.nodes[(namespace, key)].items() if k not in ("label", "embedding") and v is not None}
+
+    def _nodes_with(self, namespace: str, label: str) -> list[dict[str, Any]]:
+        return [self.graph.nodes[(namespace, key)] for key in sorted(self._by_label.get((namespace, label), ()))]
+
+    def get_nodes(self, namespace: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+        with self._lock:
+            return {k: self._props(namespace, k) for k in keys if (namespace, k) in self.graph}
+
+    def episode_nodes(self, namespace: str) -> list[dict[str, Any]]:
+        with self._lock:
+            return sorted((dict(a) for a in self._nodes_with(namespace, "Episode")), key=lambda a: (a.get("seq", 0), a["uid"]))
+
+    def sessions(self, namespace: str, episode: str | None = None) -> list[SessionRow]:
+        with self._lock:
+            rows = [
+                SessionRow(a["uid"], a["episode"], int(a["seq"]), float(a["start"]), float(a["end"]))
+                for a in self._nodes_with(namespace, "Session")
+                if episode is None or a["episode"] == episode
+            ]
+        return sorted(rows, key=lambda r: (r.seq, r.uid))
+
+    def _event_row(self, namespace: str, key: str) -> EventRow:
+        a = self.graph.nodes[(namespace, key)]
+        return EventRow(key, a["unit"], a["episode"], a["kind"], a["obj"], int(a["count"]), int(a["ordinal"]), int(a.get("t", -1)))
+
+    def occurrence(self, namespace: str, episode: str, kind: str, obj: str, ordinal: int) -> EventRow | None:
+        with self._lock:
+            key = self._events.get((namespace, episode, kind, obj), {}).get(ordinal)
+            return self._event_row(namespace, key) if key else None
+
+    def event_total(self, namespace: str, episode: str, kind: str, obj: str) -> int:
+        with self._lock:
+            return max(self._events.get((namespace, episode, kind, obj), {}) or [0])
+
+    def latest_event_until(self, namespace: str, episode: str, kind: str, obj: str, t: int) -> EventRow | None:
+        with self._lock:
+            best: EventRow | None = None
+            for key in self._events.get((namespace, episode, kind, obj), {}).values():
+                row = self._event_row(namespace, key)
+                if row.t <= t and (best is None or (row.t, row.ordinal) > (best.t, best.ordinal)):
+                    best = row
+            return best
+
+    def events_of(self, namespace: str, unit_keys: Sequence[str]) -> list[EventRow]:
+        with self._lock:
+            rows = []
+            for unit in unit_keys:
+                node = (namespace, unit)
+                if node not in self.graph:
+                    continue
+                for _, target, etype in self.graph.out_edges(node, keys=True):
+                    if etype == "HAS_EVENT" and self.graph.nodes[target].get("ordinal") is not None:
+                        rows.append(self._event_row(namespace, target[1]))
+        return sorted(rows, key=lambda r: (r.unit_key, r.key))
+
+    def steps_at(self, namespace: str, episode: str, ts: Sequence[int]) -> dict[int, dict[str, Any]]:
+        with self._lock:
+            index = self._steps.get((namespace, episode), {})
+            return {t: self._props(namespace, index[t]) for t in ts if t in index}
+
+    def units_in_window(self, namespace: str, start: float, end: float) -> list[str]:
+        with self._lock:
+            keys: set[str] = set()
+            sessions = {
+                (namespace, a["key"]) for a in self._nodes_with(namespace, "Session") if a["start"] <= end and a["end"] >= start
+            }
+            for session in sessions:
+                for source, _, etype in self.graph.in_edges(session, keys=True):
+                    if etype == "IN_SESSION":
+                        keys.add(source[1])
+            for a in self._nodes_with(namespace, "Turn"):
+                ev_start, ev_end = a.get("event_start"), a.get("event_end")
+                if ev_start is not None and ev_end is not None and ev_start <= end and ev_end >= start:
+                    keys.add(a["key"])
+        return sorted(keys)
+
+    def _next(self, node: tuple[str, str], forward: bool) -> tuple[str, str] | None:
+        edges = self.graph.out_edges(node, keys=True) if forward else self.graph.in_edges(node, keys=True)
+        for a, b, etype in edges:
+            if etype == "NEXT":
+                return b if forward else a
+        return None
+
+    def neighbours(self, namespace: str, keys: Sequence[str], before: int, after: int) -> dict[str, list[str]]:
+        with self._lock:
+            result: dict[str, list[str]] = {}
+            for key in keys:
+                node = (namespace, key)
+                if node not in self.graph:
+                    continue
+                back: list[str] = []
+                cur: tuple[str, str] | None = node
+                for _ in range(before):
+                    cur = self._next(cur, forward=False) if cur else None
+                    if cur is None:
+                        break
+                    back.append(cur[1])
+                fwd: list[str] = []
+                cur = node
+                for _ in range(after):
+                    cur = self._next(cur, forward=True) if cur else None
+                    if cur is None:
+                        break
+                    fwd.append(cur[1])
+                result[key] = list(reversed(back)) + [key] + fwd
+            return result
+
+    def fulltext(self, namespace: str, query: str, k: int, label: str = "unit") -> list[Hit]:
+        terms = query_terms(query)
+        if not terms or k <= 0:
+            return []
+        with self._lock:
+            ranked = self._bm25[label].search(namespace, terms, k)
+            return [Hit(key, self.graph.nodes[(namespace, key)]["uid"], score) for key, score in ranked]
+
+    def vector(self, namespace: str, embedding: Sequence[float], k: int, label: str = "unit") -> list[Hit]:
+        if k <= 0:
+            return []
+        with self._lock:
+            index = self._vectors.get((namespace, label))
+            if index is None:
+                return []
+            return [Hit(key, self.graph.nodes[(namespace, key)]["uid"], score) for key, score in index.search(embedding, k)]
+
+    def _out(self, namespace: str, key: str, etype: str) -> list[str]:
+        node = (namespace, key)
+        if node not in self.graph:
+            return []
+        return [b[1] for _, b, t in self.graph.out_edges(node, keys=True) if t == etype]
+
+    def _in(self, namespace: str, key: str, etype: str) -> list[str]:
+        node = (namespace, key)
+        if node not in self.graph:
+            return []
+        return [a[1] for a, _, t in self.graph.in_edges(node, keys=True) if t == etype]
+
+    def box_members(self, namespace: str, box_keys: Sequence[str]) -> dict[str, list[str]]:
+        with self._lock:
+            result = {}
+            for box in box_keys:
+                members = self._out(namespace, box, "CONTAINS")
+                result[box] = sorted(members, key=lambda k: self.graph.nodes[(namespace, k)].get("seq", 0))
+            return result
+
+    def boxes_of(self, namespace: str, unit_keys: Sequence[str]) -> dict[str, str]:
+        with self._lock:
+            result = {}
+            for unit in unit_keys:
+                boxes = self._in(namespace, unit, "CONTAINS")
+                if boxes:
+                    result[unit] = min(boxes)
+            return result
+
+    def trace_boxes(self, namespace: str, box_keys: Sequence[str]) -> dict[str, list[str]]:
+        with self._lock:
+            result = {}
+            for box in box_keys:
+                related: set[str] = set()
+                for event in self._out(namespace, box, "HAS_EVENT"):
+                    for trace in self._out(namespace, event, "IN_TRACE"):
+                        for other_event in self._in(namespace, trace, "IN_TRACE"):
+                            related.update(self._in(namespace, other_event, "HAS_EVENT"))
+                related.discard(box)
+                result[box] = sorted(related, key=lambda k: (self.graph.nodes[(namespace, k)].get("seq", 0), k))
+            return result
+
+    def trace_events(self, namespace: str) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = []
+            for a in self._nodes_with(namespace, "Event"):
+                traces = self._out(namespace, a["key"], "IN_TRACE")
+                boxes = self._in(namespace, a["key"], "HAS_EVENT")
+                if traces and boxes:
+                    trace_uid = self.graph.nodes[(namespace, traces[0])]["uid"]
+                    rows.append({"key": a["key"], "box": boxes[0], "trace": trace_uid, "text": a.get("obj", ""), "embedding": a.get("embedding")})
+        return sorted(rows, key=lambda r: r["key"])
+
+    def counts(self, namespace: str) -> dict[str, int]:
+        with self._lock:
+            counts: dict[str, int] = defaultdict(int)
+            for (ns, _), a in self.graph.nodes(data=True):
+                if ns == namespace:
+                    counts[a["label"]] += 1
+            for a, _, etype in self.graph.edges(keys=True):
+                if a[0] == namespace:
+                    counts[etype] += 1
+            return dict(sorted(counts.items()))
+
+    def delete_namespace(self, namespace: str) -> None:
+        with self._lock:
+            doomed = [n for n in self.graph.nodes if n[0] == namespace]
+            self.graph.remove_nodes_from(doomed)
+            for index in self._bm25.values():
+                for node in doomed:
+                    index.remove(node)
+            for key in [k for k in self._vectors if k[0] == namespace]:
+                del self._vectors[key]
+            for key in [k for k in self._events if k[0] == namespace]:
+                del self._events[key]
+            for key in [k for k in self._steps if k[0] == namespace]:
+                del self._steps[key]
+            for key in [k for k in self._by_label if k[0] == namespace]:
+                del self._by_label[key]
+
+    def close(self) -> None:
+        """Nothing to release."""

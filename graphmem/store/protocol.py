@@ -1,0 +1,180 @@
+"""The narrow interface between graphmem's memory logic and its two backends.
+
+The memory graph is a property graph. Every graphmem node carries the shared label ``Memory`` plus its
+own label (``Step``, ``Turn``, ``Event``, ``Session``, ...), a ``namespace`` and a ``key`` unique within
+the namespace (``"step:run-1:12"``, ``"turn:D1:3"``); ``uid`` is the caller's own id. Writes arrive as a
+``WriteBatch`` of node and edge rows and are applied in one transaction with MERGE semantics, so writing
+the same batch twice changes nothing. Reads are the handful of lookups recall needs; each is index-backed
+on Neo4j and realized by the same rules on the embedded backend, so both answer identically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+#: Node labels graphmem writes (besides the shared label ``Memory``).
+NODE_LABELS: frozenset[str] = frozenset(
+    {"Episode", "Session", "Step", "Turn", "Event", "Participant", "Entity", "Location", "Box", "Trace"}
+)
+#: Relationship types graphmem writes.
+EDGE_TYPES: frozenset[str] = frozenset(
+    {
+        "NEXT",  # time order: step->step, turn->turn, session->session, box->box
+        "IN_EPISODE",
+        "IN_SESSION",
+        "HAS_EVENT",  # step/box -> event
+        "AT",  # unit -> location
+        "INVOLVES",  # step -> entity (salient object)
+        "MENTIONS",  # turn -> entity/participant
+        "SPOKEN_BY",  # turn -> participant
+        "ENABLES",  # causal: step that gained an item -> later step that spent it
+        "CAUSES",  # causal: plan -> outcome
+        "CONTAINS",  # box -> turn
+        "IN_TRACE",  # event -> trace
+    }
+)
+#: Labels whose ``text`` is searchable (full-text index) and whose ``embedding`` is in a vector index.
+UNIT_LABELS: tuple[str, ...] = ("Step", "Turn")
+
+
+def node_key(label: str, uid: str) -> str:
+    """The namespace-unique key of a node: ``node_key("Step", "run:3") == "step:run:3"``."""
+    return f"{label.lower()}:{uid}"
+
+
+@dataclass(frozen=True)
+class NodeRow:
+    """One node to merge. ``props`` are plain values (str, int, float, bool, lists of them)."""
+
+    label: str
+    namespace: str
+    uid: str
+    props: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return node_key(self.label, self.uid)
+
+
+@dataclass(frozen=True)
+class EdgeRow:
+    """One relationship to merge between two node keys (at most one edge of a type per pair)."""
+
+    type: str
+    namespace: str
+    source: str  # node key
+    target: str  # node key
+    props: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WriteBatch:
+    nodes: tuple[NodeRow, ...] = ()
+    edges: tuple[EdgeRow, ...] = ()
+
+    def __add__(self, other: "WriteBatch") -> "WriteBatch":
+        return WriteBatch(self.nodes + other.nodes, self.edges + other.edges)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A search hit: a node key, the caller's uid, and a score (higher is better)."""
+
+    key: str
+    uid: str
+    score: float
+
+    @property
+    def source_id(self) -> str:
+        """The caller's own id of the unit (a Turn's id, or ``f"{episode_id}:{t}"`` for a Step)."""
+        return self.uid
+
+
+@dataclass(frozen=True)
+class EventRow:
+    key: str
+    unit_key: str
+    episode: str
+    kind: str
+    obj: str
+    count: int
+    ordinal: int
+    t: int
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    uid: str
+    episode: str
+    seq: int
+    start: float  # epoch seconds (UTC)
+    end: float
+
+
+@runtime_checkable
+class GraphStore(Protocol):
+    """What the memory logic needs from a graph backend. ``Neo4jStore`` and ``EmbeddedStore`` implement it."""
+
+    def ensure_schema(self) -> None:
+        """Create constraints and indexes if missing; fail clearly if existing ones do not fit."""
+
+    def write(self, batch: WriteBatch) -> None:
+        """Merge every node and edge of ``batch`` in one transaction (all or nothing, idempotent)."""
+
+    def get_nodes(self, namespace: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Properties of the nodes that exist among ``keys``, by key."""
+
+    def episode_nodes(self, namespace: str) -> list[dict[str, Any]]:
+        """Every Episode node of the namespace, ordered by ``seq``."""
+
+    def sessions(self, namespace: str, episode: str | None = None) -> list[SessionRow]:
+        """Sessions ordered by ``seq``."""
+
+    def occurrence(self, namespace: str, episode: str, kind: str, obj: str, ordinal: int) -> EventRow | None:
+        """The ``ordinal``-th event (1-based) of that kind and object in the episode."""
+
+    def event_total(self, namespace: str, episode: str, kind: str, obj: str) -> int:
+        """How many events of that kind and object the episode holds (the highest ordinal)."""
+
+    def latest_event_until(self, namespace: str, episode: str, kind: str, obj: str, t: int) -> EventRow | None:
+        """The last event of that kind and object at or before step ``t``."""
+
+    def events_of(self, namespace: str, unit_keys: Sequence[str]) -> list[EventRow]:
+        """The events attached to these units."""
+
+    def steps_at(self, namespace: str, episode: str, ts: Sequence[int]) -> dict[int, dict[str, Any]]:
+        """Step nodes of the episode at these indices, by index."""
+
+    def units_in_window(self, namespace: str, start: float, end: float) -> list[str]:
+        """Keys of turns whose session interval overlaps [start, end] or whose event time falls in it."""
+
+    def neighbours(self, namespace: str, keys: Sequence[str], before: int, after: int) -> dict[str, list[str]]:
+        """For each key, the unit keys up to ``before`` steps back and ``after`` forward along NEXT, in order."""
+
+    def fulltext(self, namespace: str, query: str, k: int, label: str = "unit") -> list[Hit]:
+        """BM25 search over unit text (``label="unit"``) or box text (``label="Box"``)."""
+
+    def vector(self, namespace: str, embedding: Sequence[float], k: int, label: str = "unit") -> list[Hit]:
+        """Nearest units (or boxes) by cosine; score is Neo4j's ``(1 + cos) / 2``."""
+
+    def box_members(self, namespace: str, box_keys: Sequence[str]) -> dict[str, list[str]]:
+        """Turn keys contained in each box, in time order."""
+
+    def boxes_of(self, namespace: str, unit_keys: Sequence[str]) -> dict[str, str]:
+        """The box that contains each turn."""
+
+    def trace_boxes(self, namespace: str, box_keys: Sequence[str]) -> dict[str, list[str]]:
+        """For each box, the other boxes that share a trace with it (ordered by time)."""
+
+    def trace_events(self, namespace: str) -> list[dict[str, Any]]:
+        """Every box event with its trace id and embedding (the Trace Weaver's input)."""
+
+    def counts(self, namespace: str) -> dict[str, int]:
+        """Number of nodes per label and edges per type in the namespace."""
+
+    def delete_namespace(self, namespace: str) -> None:
+        """Remove every node and edge of the namespace."""
+
+    def close(self) -> None: ...

@@ -1,0 +1,199 @@
+"""Turn validated ``Step`` records into memory-graph rows (S3Mem's structured writing).
+
+Each step becomes a ``Step`` node chained by ``NEXT``, linked to its ``Location``, its salient objects
+(``Entity``) and its ``Event`` nodes. Every event carries its ordinal among the episode's events of the
+same kind and object, computed here at write time so that "the third wood collected" is an index hit.
+``ENABLES`` links the step that last gained an item to a later step that spent it (consumed, lost or
+placed it). Appending to an episode continues ordinals, chains and causal links from what is stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from graphmem.records import Event, Location, Relation, Step
+from graphmem.store.protocol import EdgeRow, EventRow, NodeRow, WriteBatch, node_key
+
+#: Event kinds whose object was spent, and so was enabled by an earlier gain of that object.
+SPENDING_KINDS = frozenset({"consume", "lose", "place", "use", "eat", "drink"})
+
+
+def step_uid(episode_id: str, t: int) -> str:
+    """The caller-facing source id of a step: ``f"{episode_id}:{t}"``."""
+    return f"{episode_id}:{t}"
+
+
+def step_to_json(step: Step) -> str:
+    return json.dumps(asdict(step), sort_keys=True, separators=(",", ":"))
+
+
+def step_from_json(payload: str) -> Step:
+    data = json.loads(payload)
+    loc = data.get("location") or {}
+    pos = loc.get("position")
+    return Step(
+        t=data["t"],
+        action=data["action"],
+        summary=data.get("summary", ""),
+        objects=tuple(data.get("objects", ())),
+        events=tuple(Event(e["kind"], e.get("obj", ""), e.get("count", 1)) for e in data.get("events", ())),
+        relations=tuple(Relation(r["subject"], r["predicate"], r["obj"]) for r in data.get("relations", ())),
+        inventory=tuple((k, v) for k, v in data.get("inventory", ())),
+        state=tuple((k, v) for k, v in data.get("state", ())),
+        location=Location(tuple(pos) if pos is not None else None, loc.get("region", ""), loc.get("underfoot", "")),  # type: ignore[arg-type]
+        observation=data.get("observation", ""),
+    )
+
+
+def step_digest(step: Step) -> str:
+    return hashlib.sha256(step_to_json(step).encode("utf-8")).hexdigest()[:32]
+
+
+def step_search_text(step: Step) -> str:
+    """The document full-text and vector search see: action, summary, events, objects, place."""
+    parts = [f"step {step.t}: {step.action}"]
+    if step.summary:
+        parts.append(step.summary)
+    if step.events:
+        parts.append("; ".join(f"{e.kind} {e.obj}".strip() for e in step.events))
+    if step.objects:
+        parts.append("near " + ", ".join(step.objects))
+    where = step.location.describe()
+    if where:
+        parts.append(f"at {where}")
+    return ". ".join(parts)
+
+
+@dataclass(frozen=True)
+class EpisodeSoFar:
+    """What the store already holds of an episode, as far as writing more steps needs."""
+
+    exists: bool
+    seq: int
+    last_t: int | None
+    vocab: dict[str, list[Any]]
+    totals: dict[tuple[str, str], int]  # (kind, obj) -> events so far
+    last_gain: dict[str, int]  # item -> step index of its latest gain
+
+
+def empty_vocab() -> dict[str, list[Any]]:
+    return {"event_pairs": [], "objects": [], "regions": [], "inventory_items": [], "state_names": []}
+
+
+def build_step_batch(
+    namespace: str,
+    episode_id: str,
+    steps: Sequence[Step],
+    embeddings: np.ndarray,
+    so_far: EpisodeSoFar,
+) -> WriteBatch:
+    """Rows for ``steps`` (validated, strictly increasing, all after ``so_far.last_t``)."""
+    nodes: list[NodeRow] = []
+    edges: list[EdgeRow] = []
+    episode_key = node_key("Episode", episode_id)
+    totals = dict(so_far.totals)
+    last_gain = dict(so_far.last_gain)
+    vocab = {k: set(map(lambda v: tuple(v) if isinstance(v, list) else v, vals)) for k, vals in so_far.vocab.items()}
+    previous_key = node_key("Step", step_uid(episode_id, so_far.last_t)) if so_far.last_t is not None else None
+
+    for step, vector in zip(steps, embeddings):
+        uid = step_uid(episode_id, step.t)
+        key = node_key("Step", uid)
+        props: dict[str, Any] = {
+            "episode": episode_id,
+            "t": step.t,
+            "action": step.action,
+            "summary": step.summary,
+            "region": step.location.region,
+            "text": step_search_text(step),
+            "payload": step_to_json(step),
+            "digest": step_digest(step),
+            "embedding": [float(x) for x in vector],
+        }
+        nodes.append(NodeRow("Step", namespace, uid, props))
+        edges.append(EdgeRow("IN_EPISODE", namespace, key, episode_key))
+        if previous_key is not None:
+            edges.append(EdgeRow("NEXT", namespace, previous_key, key))
+        previous_key = key
+
+        if step.location.region:
+            nodes.append(NodeRow("Location", namespace, step.location.region, {"name": step.location.region}))
+            edges.append(EdgeRow("AT", namespace, key, node_key("Location", step.location.region)))
+            vocab["regions"].add(step.location.region)
+        for obj in dict.fromkeys(step.objects):
+            nodes.append(NodeRow("Entity", namespace, obj, {"name": obj}))
+            edges.append(EdgeRow("INVOLVES", namespace, key, node_key("Entity", obj)))
+            vocab["objects"].add(obj)
+        vocab["inventory_items"].update(name for name, _ in step.inventory)
+        vocab["state_names"].update(name for name, _ in step.state)
+
+        enabled_by: dict[int, set[str]] = defaultdict(set)
+        for i, event in enumerate(step.events):
+            pair = (event.kind, event.obj)
+            totals[pair] = totals.get(pair, 0) + 1
+            vocab["event_pairs"].add(pair)
+            if event.obj:
+                vocab["objects"].add(event.obj)
+            event_uid = f"{uid}#{i}"
+            nodes.append(
+                NodeRow(
+                    "Event",
+                    namespace,
+                    event_uid,
+                    {
+                        "episode": episode_id,
+                        "unit": key,
+                        "kind": event.kind,
+                        "obj": event.obj,
+                        "count": event.count,
+                        "ordinal": totals[pair],
+                        "t": step.t,
+                    },
+                )
+            )
+            edges.append(EdgeRow("HAS_EVENT", namespace, key, node_key("Event", event_uid)))
+            if event.kind in SPENDING_KINDS and event.obj in last_gain:
+                enabled_by[last_gain[event.obj]].add(event.obj)
+        for event in step.events:
+            if event.kind == "gain" and event.obj:
+                last_gain[event.obj] = step.t
+        for source_t, items in sorted(enabled_by.items()):
+            if source_t == step.t:
+                continue
+            edges.append(
+                EdgeRow("ENABLES", namespace, node_key("Step", step_uid(episode_id, source_t)), key, {"items": sorted(items)})
+            )
+
+    episode_props = {
+        "kind": "trajectory",
+        "seq": so_far.seq,
+        "last_t": steps[-1].t,
+        "vocab": json.dumps({k: sorted(map(list, v) if k == "event_pairs" else v) for k, v in vocab.items()}),
+        "totals": json.dumps(sorted([k, o, n] for (k, o), n in totals.items())),
+        "last_gain": json.dumps(sorted(last_gain.items())),
+    }
+    return WriteBatch((NodeRow("Episode", namespace, episode_id, episode_props), *nodes), tuple(edges))
+
+
+def episode_so_far(props: dict[str, Any] | None) -> EpisodeSoFar:
+    """Rebuild the writing state of an episode from its stored ``Episode`` node (None: a new episode)."""
+    if props is None:
+        return EpisodeSoFar(False, 0, None, empty_vocab(), {}, {})
+    totals = {(k, o): int(n) for k, o, n in json.loads(props.get("totals", "[]"))}
+    last_gain = {item: int(t) for item, t in json.loads(props.get("last_gain", "[]"))}
+    vocab = json.loads(props.get("vocab", "{}")) or empty_vocab()
+    return EpisodeSoFar(True, int(props.get("seq", 0)), props.get("last_t"), vocab, totals, last_gain)
+
+
+def event_rows_by_unit(rows: Sequence[EventRow]) -> dict[str, list[EventRow]]:
+    grouped: dict[str, list[EventRow]] = defaultdict(list)
+    for row in rows:
+        grouped[row.unit_key].append(row)
+    return grouped

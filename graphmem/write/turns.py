@@ -1,0 +1,239 @@
+"""Turn validated dialogue sessions into memory-graph rows (RaMem's episodic context + Membox's boxes).
+
+Each turn keeps its episode: the session interval ``[start, end]`` (end = the next session's start, or
+the session's own start until one arrives), speaker, mentioned participants, locations, entities,
+mentioned times and, where the text says when something happened, a grounded event time, kept apart
+from the session time. Sessions and turns are chained by ``NEXT``; boxes ``CONTAINS`` their turns and
+their events join topic ``Trace`` nodes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from graphmem.records import Turn
+from graphmem.store.protocol import EdgeRow, NodeRow, WriteBatch, node_key
+from graphmem.write.context import TurnContext
+from graphmem.write.loom import SealedBox
+from graphmem.write.weaver import TraceAssignment
+
+
+def epoch(value: datetime | None) -> float | None:
+    return value.timestamp() if value is not None else None
+
+
+def session_digest(session_id: str, started_at: datetime, ended_at: datetime | None, turns: Sequence[Turn]) -> str:
+    """A fingerprint of what the caller gave for a session; re-adding the same session is a no-op."""
+    data = [session_id, started_at.isoformat(), ended_at.isoformat() if ended_at else None]
+    data += [[t.id, t.speaker, t.text, t.image_caption] for t in turns]
+    return hashlib.sha256(json.dumps(data).encode("utf-8")).hexdigest()[:32]
+
+
+def turn_search_text(turn: Turn, context: TurnContext) -> str:
+    """What full-text and vector search see for a turn: speaker, text, photo caption."""
+    text = f"{turn.speaker}: {turn.text}"
+    if turn.image_caption:
+        text += f" [photo: {turn.image_caption}]"
+    return text
+
+
+@dataclass(frozen=True)
+class DialogueSoFar:
+    """What the store holds of a dialogue episode, as far as adding a session needs."""
+
+    exists: bool
+    seq: int
+    turn_count: int
+    session_count: int
+    last_session: str | None
+    last_session_start: float | None
+    last_session_explicit_end: bool
+    last_turn: str | None
+    box_count: int
+    last_box: str | None
+
+
+def dialogue_so_far(props: dict[str, Any] | None, seq: int) -> DialogueSoFar:
+    if props is None:
+        return DialogueSoFar(False, seq, 0, 0, None, None, False, None, 0, None)
+    return DialogueSoFar(
+        True,
+        int(props.get("seq", seq)),
+        int(props.get("turn_count", 0)),
+        int(props.get("session_count", 0)),
+        props.get("last_session"),
+        props.get("last_session_start"),
+        bool(props.get("last_session_explicit_end", False)),
+        props.get("last_turn"),
+        int(props.get("box_count", 0)),
+        props.get("last_box"),
+    )
+
+
+@dataclass(frozen=True)
+class BoxWrite:
+    """A sealed box with its embedding and its events (uid, text, embedding) and their trace ids."""
+
+    box: SealedBox
+    embedding: np.ndarray
+    events: tuple[tuple[str, str, np.ndarray], ...]
+    assignments: tuple[TraceAssignment, ...]
+
+
+def box_search_text(box: SealedBox, turn_texts: Sequence[str]) -> str:
+    head = f"{box.topic}. " + "; ".join(box.events) + ". " + ", ".join(box.keywords)
+    return head + "\n" + "\n".join(turn_texts)
+
+
+def build_session_batch(
+    namespace: str,
+    episode_id: str,
+    session_id: str,
+    turns: Sequence[Turn],
+    started_at: datetime,
+    ended_at: datetime | None,
+    contexts: Sequence[TurnContext],
+    embeddings: np.ndarray,
+    boxes: Sequence[BoxWrite],
+    so_far: DialogueSoFar,
+    digest: str,
+    speakers: Sequence[str],
+) -> WriteBatch:
+    nodes: list[NodeRow] = []
+    edges: list[EdgeRow] = []
+    episode_key = node_key("Episode", episode_id)
+    session_key = node_key("Session", session_id)
+    start = started_at.timestamp()
+    end = ended_at.timestamp() if ended_at is not None else start
+    session_seq = so_far.session_count
+
+    nodes.append(
+        NodeRow(
+            "Session",
+            namespace,
+            session_id,
+            {"episode": episode_id, "seq": session_seq, "start": start, "end": end, "digest": digest,
+             "started_at": started_at.isoformat()},
+        )
+    )
+    edges.append(EdgeRow("IN_EPISODE", namespace, session_key, episode_key))
+    if so_far.last_session is not None:
+        prev_key = node_key("Session", so_far.last_session)
+        edges.append(EdgeRow("NEXT", namespace, prev_key, session_key))
+        if not so_far.last_session_explicit_end:
+            # RaMem: a session lasts until the next one starts.
+            nodes.append(NodeRow("Session", namespace, so_far.last_session, {"end": start}))
+
+    previous_turn = so_far.last_turn
+    for i, (turn, ctx, vector) in enumerate(zip(turns, contexts, embeddings)):
+        key = node_key("Turn", turn.id)
+        payload = {
+            "participants": list(ctx.participants),
+            "entities": list(ctx.entities),
+            "locations": list(ctx.locations),
+            "mentioned_times": list(ctx.mentioned_times),
+            "keywords": list(ctx.keywords),
+        }
+        nodes.append(
+            NodeRow(
+                "Turn",
+                namespace,
+                turn.id,
+                {
+                    "episode": episode_id,
+                    "session": session_id,
+                    "seq": so_far.turn_count + i,
+                    "speaker": turn.speaker,
+                    "utterance": turn.text,
+                    "image_caption": turn.image_caption,
+                    "text": turn_search_text(turn, ctx),
+                    "session_start": start,
+                    "event_start": epoch(ctx.event_start),
+                    "event_end": epoch(ctx.event_end),
+                    "payload": json.dumps(payload, sort_keys=True),
+                    "embedding": [float(x) for x in vector],
+                },
+            )
+        )
+        edges.append(EdgeRow("IN_SESSION", namespace, key, session_key))
+        edges.append(EdgeRow("IN_EPISODE", namespace, key, episode_key))
+        if previous_turn is not None:
+            edges.append(EdgeRow("NEXT", namespace, node_key("Turn", previous_turn), key))
+        previous_turn = turn.id
+        nodes.append(NodeRow("Participant", namespace, turn.speaker, {"name": turn.speaker}))
+        edges.append(EdgeRow("SPOKEN_BY", namespace, key, node_key("Participant", turn.speaker)))
+        for person in ctx.participants:
+            if person != turn.speaker:
+                nodes.append(NodeRow("Participant", namespace, person, {"name": person}))
+                edges.append(EdgeRow("MENTIONS", namespace, key, node_key("Participant", person)))
+        for entity in ctx.entities:
+            nodes.append(NodeRow("Entity", namespace, entity, {"name": entity}))
+            edges.append(EdgeRow("MENTIONS", namespace, key, node_key("Entity", entity)))
+        for place in ctx.locations:
+            nodes.append(NodeRow("Location", namespace, place, {"name": place}))
+            edges.append(EdgeRow("AT", namespace, key, node_key("Location", place)))
+
+    turn_seq = {t.id: so_far.turn_count + i for i, t in enumerate(turns)}
+    previous_box = so_far.last_box
+    for j, bw in enumerate(boxes):
+        box = bw.box
+        bkey = node_key("Box", box.box_id)
+        texts = [turn_search_text(t, c) for t, c in zip(turns, contexts) if t.id in set(box.turn_ids)]
+        nodes.append(
+            NodeRow(
+                "Box",
+                namespace,
+                box.box_id,
+                {
+                    "episode": episode_id,
+                    "session": session_id,
+                    "seq": so_far.box_count + j,
+                    "first_turn_seq": min(turn_seq[t] for t in box.turn_ids),
+                    "topic": box.topic,
+                    "events": list(box.events),
+                    "keywords": list(box.keywords),
+                    "text": box_search_text(box, texts),
+                    "embedding": [float(x) for x in bw.embedding],
+                },
+            )
+        )
+        for turn_id in box.turn_ids:
+            edges.append(EdgeRow("CONTAINS", namespace, bkey, node_key("Turn", turn_id)))
+        if previous_box is not None:
+            edges.append(EdgeRow("NEXT", namespace, node_key("Box", previous_box), bkey))
+        previous_box = box.box_id
+        trace_of = {a.event_id: a for a in bw.assignments}
+        for event_uid, text, vector in bw.events:
+            ekey = node_key("Event", event_uid)
+            nodes.append(
+                NodeRow("Event", namespace, event_uid, {"episode": episode_id, "kind": "topic", "obj": text, "box": bkey,
+                                                        "embedding": [float(x) for x in vector]})
+            )
+            edges.append(EdgeRow("HAS_EVENT", namespace, bkey, ekey))
+            assignment = trace_of.get(event_uid)
+            if assignment is not None:
+                nodes.append(NodeRow("Trace", namespace, assignment.trace_id, {"episode": episode_id}))
+                edges.append(EdgeRow("IN_TRACE", namespace, ekey, node_key("Trace", assignment.trace_id), {"score": assignment.score}))
+
+    last_turn = turns[-1].id
+    episode_props = {
+        "kind": "dialogue",
+        "seq": so_far.seq,
+        "turn_count": so_far.turn_count + len(turns),
+        "session_count": so_far.session_count + 1,
+        "last_session": session_id,
+        "last_session_start": start,
+        "last_session_explicit_end": ended_at is not None,
+        "last_turn": last_turn,
+        "box_count": so_far.box_count + len(boxes),
+        "last_box": previous_box,
+        "speakers": json.dumps(sorted(speakers)),
+    }
+    return WriteBatch((NodeRow("Episode", namespace, episode_id, episode_props), *nodes), tuple(edges))

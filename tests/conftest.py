@@ -1,0 +1,87 @@
+"""Shared fixtures.
+
+``memory``: an embedded Memory (fast; the default backend). ``store``: every GraphStore backend — the
+embedded one and a real Neo4j server, found in this order: GRAPHMEM_NEO4J_URI (+ _USER/_PASSWORD) if set;
+else a testcontainers Neo4j when a Docker engine answers; else the project's own server started from the
+Maven jars (`graphmem neo4j start`). Neo4j tests never skip: if no server can be had, they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from graphmem.memory import Memory
+from graphmem.store.embedded import EmbeddedStore
+
+
+@pytest.fixture(scope="session")
+def memory() -> Iterator[Memory]:
+    with Memory(store=EmbeddedStore()) as mem:
+        yield mem
+
+
+def _docker_answers() -> bool:
+    try:
+        import docker
+
+        docker.from_env(timeout=3).ping()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(scope="session")
+def neo4j_server() -> Iterator[tuple[str, tuple[str, str]]]:
+    """(uri, auth) of a real Neo4j 5.26 server for the whole test session."""
+    uri = os.environ.get("GRAPHMEM_NEO4J_URI")
+    if uri:
+        yield uri, (os.environ.get("GRAPHMEM_NEO4J_USER", "neo4j"), os.environ.get("GRAPHMEM_NEO4J_PASSWORD", ""))
+        return
+    if _docker_answers():
+        from testcontainers.neo4j import Neo4jContainer
+
+        with Neo4jContainer("neo4j:5.26-community", password="graphmem-password") as container:
+            yield container.get_connection_url(), ("neo4j", "graphmem-password")
+        return
+    from graphmem import neo4j_server
+
+    status = neo4j_server.start()
+    yield status.bolt_uri, ("neo4j", neo4j_server.password())
+
+
+@pytest.fixture(scope="session")
+def neo4j_store(neo4j_server):
+    from graphmem.store.neo4j import Neo4jStore
+
+    uri, auth = neo4j_server
+    store = Neo4jStore(uri, auth=auth)
+    store.ensure_schema()
+    yield store
+    store.close()
+
+
+@pytest.fixture(params=["embedded", "neo4j"])
+def store(request):
+    if request.param == "embedded":
+        s = EmbeddedStore()
+        s.ensure_schema()
+        return s
+    return request.getfixturevalue("neo4j_store")
+
+
+@pytest.fixture
+def namespace(store) -> Iterator[str]:
+    ns = f"test-{uuid.uuid4().hex[:12]}"
+    yield ns
+    store.delete_namespace(ns)
+
+
+@pytest.fixture
+def other_namespace(store) -> Iterator[str]:
+    ns = f"other-{uuid.uuid4().hex[:12]}"
+    yield ns
+    store.delete_namespace(ns)

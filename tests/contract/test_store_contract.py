@@ -1,0 +1,170 @@
+"""One contract, two backends: every GraphStore behaviour must answer identically on both.
+
+The ``store`` fixture (tests/conftest.py) yields an ``EmbeddedStore`` and a ``Neo4jStore`` on a real
+server; each test writes into its own fresh namespace.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from graphmem.errors import StoreError
+from graphmem.store.protocol import EdgeRow, NodeRow, WriteBatch, node_key
+
+
+def vec(seed: int) -> list[float]:
+    rng = np.random.default_rng(seed)
+    v = rng.normal(size=384)
+    return [float(x) for x in v / np.linalg.norm(v)]
+
+
+def step_rows(ns: str, ep: str, n: int) -> WriteBatch:
+    nodes = [NodeRow("Episode", ns, ep, {"kind": "trajectory", "seq": 0, "last_t": n - 1})]
+    edges = []
+    texts = ["collect wood from a tree", "drink water at the lake", "place table on grass", "make wood pickaxe"]
+    ordinals: dict[str, int] = {}
+    for t in range(n):
+        uid = f"{ep}:{t}"
+        text = texts[t % len(texts)] + f" step {t}"
+        nodes.append(NodeRow("Step", ns, uid, {"episode": ep, "t": t, "text": text, "payload": "{}", "embedding": vec(t)}))
+        edges.append(EdgeRow("IN_EPISODE", ns, node_key("Step", uid), node_key("Episode", ep)))
+        if t:
+            edges.append(EdgeRow("NEXT", ns, node_key("Step", f"{ep}:{t-1}"), node_key("Step", uid)))
+        kind, obj = [("collect", "wood"), ("drink", "water"), ("place", "table"), ("make", "wood pickaxe")][t % 4]
+        ordinals[kind] = ordinals.get(kind, 0) + 1
+        ev = f"{uid}#0"
+        nodes.append(NodeRow("Event", ns, ev, {"episode": ep, "unit": node_key("Step", uid), "kind": kind, "obj": obj,
+                                                "count": 1, "ordinal": ordinals[kind], "t": t}))
+        edges.append(EdgeRow("HAS_EVENT", ns, node_key("Step", uid), node_key("Event", ev)))
+    return WriteBatch(tuple(nodes), tuple(edges))
+
+
+def test_write_is_idempotent(store, namespace):
+    batch = step_rows(namespace, "run", 12)
+    store.write(batch)
+    first = store.counts(namespace)
+    store.write(batch)
+    assert store.counts(namespace) == first
+    assert first["Step"] == 12 and first["Event"] == 12 and first["NEXT"] == 11 and first["HAS_EVENT"] == 12
+
+
+def test_bad_batch_writes_nothing(store, namespace):
+    good = step_rows(namespace, "run", 3)
+    bad_edge = EdgeRow("NEXT", namespace, node_key("Step", "run:2"), node_key("Step", "missing"))
+    with pytest.raises(StoreError):
+        store.write(WriteBatch(good.nodes, good.edges + (bad_edge,)))
+    assert store.counts(namespace) == {}
+
+
+def test_get_nodes_and_steps_at(store, namespace):
+    store.write(step_rows(namespace, "run", 8))
+    nodes = store.get_nodes(namespace, [node_key("Step", "run:3"), "step:nope"])
+    assert list(nodes) == ["step:run:3"]
+    assert nodes["step:run:3"]["t"] == 3 and "embedding" not in nodes["step:run:3"]
+    at = store.steps_at(namespace, "run", [0, 7, 99])
+    assert sorted(at) == [0, 7]
+
+
+def test_occurrence_total_and_latest(store, namespace):
+    store.write(step_rows(namespace, "run", 20))
+    third = store.occurrence(namespace, "run", "collect", "wood", 3)
+    assert third is not None and third.t == 8 and third.unit_key == "step:run:8"
+    assert store.occurrence(namespace, "run", "collect", "wood", 99) is None
+    assert store.event_total(namespace, "run", "drink", "water") == 5
+    assert store.event_total(namespace, "run", "eat", "cow") == 0
+    latest = store.latest_event_until(namespace, "run", "collect", "wood", 10)
+    assert latest is not None and latest.t == 8 and latest.ordinal == 3
+    events = store.events_of(namespace, ["step:run:4", "step:run:5"])
+    assert [(e.kind, e.ordinal) for e in events] == [("collect", 2), ("drink", 2)]
+
+
+def test_neighbours_follow_next(store, namespace):
+    store.write(step_rows(namespace, "run", 10))
+    result = store.neighbours(namespace, ["step:run:0", "step:run:5"], 2, 3)
+    assert result["step:run:0"] == ["step:run:0", "step:run:1", "step:run:2", "step:run:3"]
+    assert result["step:run:5"] == [f"step:run:{t}" for t in range(3, 9)]
+
+
+def test_fulltext_same_ranking(store, namespace, other_namespace):
+    store.write(step_rows(namespace, "run", 16))
+    store.write(step_rows(other_namespace, "run", 16))
+    hits = store.fulltext(namespace, "drink water lake", 5)
+    # Four equally long matches score the same; ties break by key on both backends.
+    assert [h.uid for h in hits] == ["run:1", "run:13", "run:5", "run:9"]
+    assert all(h.key.startswith("step:") for h in hits)
+    # Only this namespace's units come back, even though the other holds the same texts.
+    assert len(hits) == 4
+    assert store.fulltext(namespace, "", 5) == []
+    assert store.fulltext(namespace, 'AND OR "( ) : ^ ~ *', 5) == []
+
+
+def test_vector_search_exact_and_namespaced(store, namespace, other_namespace):
+    store.write(step_rows(namespace, "run", 16))
+    store.write(step_rows(other_namespace, "run", 16))
+    hits = store.vector(namespace, vec(6), 3)
+    assert hits[0].uid == "run:6"
+    assert abs(hits[0].score - 1.0) < 1e-4
+    assert len(hits) == 3 and all(h.key.startswith("step:") for h in hits)
+
+
+def dialogue_rows(ns: str) -> WriteBatch:
+    day = 86400.0
+    nodes = [NodeRow("Episode", ns, "dialogue", {"kind": "dialogue", "seq": 0})]
+    edges = []
+    for s in range(3):
+        sid = f"s{s}"
+        nodes.append(NodeRow("Session", ns, sid, {"episode": "dialogue", "seq": s, "start": s * 10 * day, "end": (s + 1) * 10 * day}))
+        for i in range(2):
+            tid = f"D{s}:{i}"
+            props = {"episode": "dialogue", "session": sid, "seq": s * 2 + i, "text": f"turn {s} {i}", "embedding": vec(100 + s * 2 + i)}
+            if s == 0 and i == 1:
+                props |= {"event_start": 25 * day, "event_end": 26 * day}
+            nodes.append(NodeRow("Turn", ns, tid, props))
+            edges.append(EdgeRow("IN_SESSION", ns, node_key("Turn", tid), node_key("Session", sid)))
+        box = f"{sid}#b0"
+        nodes.append(NodeRow("Box", ns, box, {"session": sid, "seq": s, "text": f"box {s} hiking" if s != 1 else "box cooking", "embedding": vec(200 + s)}))
+        for i in range(2):
+            edges.append(EdgeRow("CONTAINS", ns, node_key("Box", box), node_key("Turn", f"D{s}:{i}")))
+        ev = f"{box}#e0"
+        nodes.append(NodeRow("Event", ns, ev, {"kind": "topic", "obj": "went hiking" if s != 1 else "cooked", "embedding": vec(300 + s)}))
+        edges.append(EdgeRow("HAS_EVENT", ns, node_key("Box", box), node_key("Event", ev)))
+        trace = "trace:hiking" if s != 1 else "trace:cooking"
+        nodes.append(NodeRow("Trace", ns, trace, {}))
+        edges.append(EdgeRow("IN_TRACE", ns, node_key("Event", ev), node_key("Trace", trace)))
+    return WriteBatch(tuple(nodes), tuple(edges))
+
+
+def test_sessions_and_window(store, namespace):
+    store.write(dialogue_rows(namespace))
+    sessions = store.sessions(namespace)
+    assert [s.uid for s in sessions] == ["s0", "s1", "s2"]
+    day = 86400.0
+    # A window inside session 2's interval, which also holds the event time of D0:1.
+    keys = store.units_in_window(namespace, 24.5 * day, 25.5 * day)
+    assert keys == ["turn:D0:1", "turn:D2:0", "turn:D2:1"]
+    # A window that touches no session and no event time.
+    assert store.units_in_window(namespace, 40 * day, 41 * day) == []
+
+
+def test_boxes_and_traces(store, namespace):
+    store.write(dialogue_rows(namespace))
+    assert store.box_members(namespace, ["box:s2#b0"]) == {"box:s2#b0": ["turn:D2:0", "turn:D2:1"]}
+    assert store.boxes_of(namespace, ["turn:D1:1"]) == {"turn:D1:1": "box:s1#b0"}
+    assert store.trace_boxes(namespace, ["box:s0#b0", "box:s1#b0"]) == {"box:s0#b0": ["box:s2#b0"], "box:s1#b0": []}
+    events = store.trace_events(namespace)
+    assert [(e["box"], e["trace"]) for e in events] == [
+        ("box:s0#b0", "trace:hiking"), ("box:s1#b0", "trace:cooking"), ("box:s2#b0", "trace:hiking")]
+    assert len(events[0]["embedding"]) == 384
+    hits = store.fulltext(namespace, "hiking", 5, label="Box")
+    assert sorted(h.uid for h in hits) == ["s0#b0", "s2#b0"]
+    assert store.vector(namespace, vec(201), 1, label="Box")[0].uid == "s1#b0"
+
+
+def test_delete_namespace(store, namespace, other_namespace):
+    store.write(step_rows(namespace, "run", 4))
+    store.write(step_rows(other_namespace, "run", 4))
+    store.delete_namespace(namespace)
+    assert store.counts(namespace) == {}
+    assert store.counts(other_namespace)["Step"] == 4
+    assert store.fulltext(namespace, "wood", 5) == []

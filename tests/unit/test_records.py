@@ -1,0 +1,77 @@
+"""Validation at the boundary names the record and field; nothing of a bad batch is written."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from graphmem.errors import ConflictError, InvalidRecordError
+from graphmem.records import Event, Location, Step, Turn, validate_steps, validate_turns
+
+
+def test_steps_must_increase():
+    with pytest.raises(InvalidRecordError) as err:
+        validate_steps([Step(0, "a"), Step(0, "b")], "episode 'e'")
+    assert err.value.field == "t" and "duplicate" in str(err.value)
+    with pytest.raises(InvalidRecordError, match="out of order"):
+        validate_steps([Step(3, "a"), Step(1, "b")], "episode 'e'")
+
+
+@pytest.mark.parametrize(
+    "step, field",
+    [
+        (Step(-1, "a"), "t"),
+        (Step(0, ""), "action"),
+        (Step(0, "a", events=(Event("teleport", "x"),)), "events"),
+        (Step(0, "a", events=(Event("collect", "wood", -2),)), "events"),
+        (Step(0, "a", inventory={"wood": -1}), "inventory"),
+        (Step(0, "a", state={"health": float("nan")}), "state.health"),
+        (Step(0, "a", location=Location(position=(1, "2"))), "location.position"),  # type: ignore[arg-type]
+    ],
+)
+def test_bad_step_fields_are_named(step, field):
+    with pytest.raises(InvalidRecordError) as err:
+        validate_steps([step], "episode 'e'")
+    assert err.value.field == field
+
+
+def test_turn_errors_name_session_and_turn():
+    with pytest.raises(InvalidRecordError) as err:
+        validate_turns([Turn("D1:1", "Ann", "hi"), Turn("D1:2", "Bob", "  ")], "session 's1'")
+    assert "session 's1'" in str(err.value) and "D1:2" in str(err.value) and err.value.field == "text"
+    with pytest.raises(InvalidRecordError, match="at least one turn"):
+        validate_turns([], "session 's1'")
+    with pytest.raises(InvalidRecordError, match="twice"):
+        validate_turns([Turn("x", "A", "a"), Turn("x", "B", "b")], "session 's1'")
+
+
+def test_memory_rejects_bad_batches_and_conflicts(memory):
+    ns = "records-test"
+    good = [Step(t, "move left", location=Location((t, 0), "grass")) for t in range(5)]
+    with pytest.raises(InvalidRecordError):
+        memory.add_steps(ns, "run", [*good, Step(5, "")])
+    assert memory.stats(ns) == {}
+    assert memory.add_steps(ns, "run", good).written == 5
+    assert memory.add_steps(ns, "run", good).unchanged == 5  # idempotent
+    before = memory.stats(ns)
+    with pytest.raises(ConflictError):
+        memory.add_steps(ns, "run", [Step(2, "move right")])
+    assert memory.stats(ns) == before
+    assert memory.add_steps(ns, "run", [Step(5, "noop")]).written == 1
+    assert memory.stats(ns)["NEXT"] == 5
+    assert memory.add_steps(ns, "gappy", [Step(0, "a"), Step(2, "b"), Step(4, "c")]).written == 3
+    with pytest.raises(InvalidRecordError, match="out of order"):
+        memory.add_steps(ns, "gappy", [Step(3, "d")])
+
+
+def test_session_times_must_be_monotonic(memory):
+    ns = "records-sessions"
+    t1 = datetime(2023, 5, 8, tzinfo=timezone.utc)
+    t0 = datetime(2023, 5, 1, tzinfo=timezone.utc)
+    memory.add_session(ns, "s1", [Turn("a", "Ann", "I adopted a dog.")], started_at=t1)
+    with pytest.raises(InvalidRecordError, match="time order"):
+        memory.add_session(ns, "s0", [Turn("b", "Bob", "Nice!")], started_at=t0)
+    with pytest.raises(InvalidRecordError) as err:
+        memory.add_session(ns, "s2", [Turn("c", "Bob", "x")], started_at="2023-05-09")  # type: ignore[arg-type]
+    assert err.value.field == "started_at"
