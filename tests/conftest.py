@@ -49,8 +49,11 @@ def neo4j_server() -> Iterator[tuple[str, tuple[str, str]]]:
         return
     from graphmem import neo4j_server
 
+    was_running = neo4j_server.status().running
     status = neo4j_server.start()
     yield status.bolt_uri, ("neo4j", neo4j_server.password())
+    if not was_running:
+        neo4j_server.stop()
 
 
 @pytest.fixture(scope="session")

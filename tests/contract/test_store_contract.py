@@ -104,7 +104,7 @@ def test_vector_search_exact_and_namespaced(store, namespace, other_namespace):
     store.write(step_rows(other_namespace, "run", 16))
     hits = store.vector(namespace, vec(6), 3)
     assert hits[0].uid == "run:6"
-    assert abs(hits[0].score - 1.0) < 1e-4
+    assert abs(hits[0].score - 1.0) < 1e-3  # float32 storage on Neo4j
     assert len(hits) == 3 and all(h.key.startswith("step:") for h in hits)
 
 

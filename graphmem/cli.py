@@ -1,0 +1,99 @@
+"""The ``graphmem`` command line.
+
+    graphmem demo                      # the main job on the embedded default (or GRAPHMEM_NEO4J_URI)
+    graphmem neo4j install|start|stop|status
+    graphmem ingest FILE... --namespace NS   # bulk, resumable ingestion of JSONL steps / chat logs
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from importlib import resources
+
+from rich.console import Console
+from rich.panel import Panel
+
+console = Console()
+
+TRAJECTORY_QUESTIONS = (
+    "What did I do two steps after I first placed a table?",
+    "Where was I the last time I drank water?",
+    "How many saplings did I have right after I first collected stone?",
+    "At which step did I collect wood for the third time?",
+)
+DIALOGUE_QUESTIONS = (
+    "What did the physiotherapist tell Maya to do?",
+    "What happened with Pepper in June 2024?",
+    "How did Maya's half marathon plan develop?",
+)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from graphmem.loaders.chat_jsonl import load_chat_jsonl
+    from graphmem.loaders.jsonl_steps import read_steps_jsonl
+    from graphmem.memory import Memory
+
+    data = resources.files("graphmem").joinpath("data")
+    with Memory() as mem:
+        backend = type(mem.store).__name__
+        console.print(f"[bold]graphmem demo[/bold] on the {backend} backend, budget {args.budget} tokens (cl100k_base)")
+        with resources.as_file(data.joinpath("demo_crafter.jsonl")) as path:
+            steps = read_steps_jsonl(path)
+        report = mem.add_steps("demo-agent", "crafter-seed-0", steps)
+        console.print(f"trajectory: {len(steps)} Crafter steps ({report.written} written, {report.unchanged} already stored)")
+        for question in TRAJECTORY_QUESTIONS:
+            answer = mem.answer("demo-agent", question, budget=args.budget)
+            body = f"{answer.evidence.text}\n\n[dim]{answer.evidence.tokens} tokens · answer: {answer.text}[/dim]"
+            console.print(Panel(body, title=question, title_align="left"))
+
+        with resources.as_file(data.joinpath("demo_dialogue.jsonl")) as path:
+            conversations = load_chat_jsonl(path)
+        for conversation in conversations:
+            for session in conversation.sessions:
+                mem.add_session("demo-user", session.session_id, session.turns, started_at=session.started_at)
+        console.print(f"dialogue: {sum(len(s.turns) for c in conversations for s in c.sessions)} turns in "
+                      f"{sum(len(c.sessions) for c in conversations)} sessions")
+        for question in DIALOGUE_QUESTIONS:
+            evidence = mem.recall("demo-user", question, budget=args.budget)
+            body = f"{evidence.text}\n\n[dim]{evidence.tokens} tokens · sources: {', '.join(evidence.source_ids)}[/dim]"
+            console.print(Panel(body, title=question, title_align="left"))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="graphmem", description="Episodic memory for long-horizon agents.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    demo = sub.add_parser("demo", help="ingest a bundled trajectory and dialogue, ask questions, print evidence")
+    demo.add_argument("--budget", type=int, default=150, help="evidence budget in cl100k_base tokens")
+    demo.set_defaults(func=_demo)
+
+    from graphmem import neo4j_server
+
+    neo4j_server.add_subparser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from graphmem import neo4j_server
+    from graphmem.errors import GraphmemError
+
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except (GraphmemError, neo4j_server.Neo4jServerError) as exc:
+        # Expected failures print what went wrong and what to do; anything else keeps its traceback.
+        console.print(f"[red]error:[/red] {exc}")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
