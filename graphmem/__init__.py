@@ -1,1 +1,30 @@
-"""graphmem: episodic memory for long-horizon LLM agents."""
+"""graphmem: episodic memory for long-horizon LLM agents, in Neo4j or in-process.
+
+>>> from graphmem import Memory, Step
+>>> with Memory() as mem:
+...     mem.add_steps("agent-1", "run-1", [Step(0, "collect wood")])
+"""
+
+from graphmem.errors import ConflictError, GraphmemError, InvalidRecordError, SchemaError, StoreError
+from graphmem.memory import Answer, Memory, WriteReport
+from graphmem.recall.packer import Evidence
+from graphmem.records import Event, Location, Relation, Step, Turn
+from graphmem.store.protocol import Hit
+
+__all__ = [
+    "Answer",
+    "ConflictError",
+    "Event",
+    "Evidence",
+    "GraphmemError",
+    "Hit",
+    "InvalidRecordError",
+    "Location",
+    "Memory",
+    "Relation",
+    "SchemaError",
+    "Step",
+    "StoreError",
+    "Turn",
+    "WriteReport",
+]
