@@ -167,10 +167,12 @@ def print_table(summary: dict, budgets: Sequence[int]) -> None:
 
 
 def load_rollout(env: str, seed: int, steps: int) -> list[Step]:
+    if env == "crafter":
+        from graphmem.loaders.crafter import run_crafter
+
+        return run_crafter(seed=seed, steps=steps)
     from graphmem.loaders.environments import load_trajectory
 
-    if env == "crafter":
-        return load_trajectory("crafter", seed=seed, steps=steps)
     return load_trajectory(env, seed=seed)
 
 

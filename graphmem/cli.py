@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from importlib import resources
 
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 
 console = Console()
@@ -46,8 +47,8 @@ def _demo(args: argparse.Namespace) -> int:
         console.print(f"trajectory: {len(steps)} Crafter steps ({report.written} written, {report.unchanged} already stored)")
         for question in TRAJECTORY_QUESTIONS:
             answer = mem.answer("demo-agent", question, budget=args.budget)
-            body = f"{answer.evidence.text}\n\n[dim]{answer.evidence.tokens} tokens · answer: {answer.text}[/dim]"
-            console.print(Panel(body, title=question, title_align="left"))
+            body = f"{escape(answer.evidence.text)}\n\n[dim]{answer.evidence.tokens} tokens · answer: {escape(str(answer.text))}[/dim]"
+            console.print(Panel(body, title=escape(question), title_align="left"))
 
         with resources.as_file(data.joinpath("demo_dialogue.jsonl")) as path:
             conversations = load_chat_jsonl(path)
@@ -58,8 +59,8 @@ def _demo(args: argparse.Namespace) -> int:
                       f"{sum(len(c.sessions) for c in conversations)} sessions")
         for question in DIALOGUE_QUESTIONS:
             evidence = mem.recall("demo-user", question, budget=args.budget)
-            body = f"{evidence.text}\n\n[dim]{evidence.tokens} tokens · sources: {', '.join(evidence.source_ids)}[/dim]"
-            console.print(Panel(body, title=question, title_align="left"))
+            body = f"{escape(evidence.text)}\n\n[dim]{evidence.tokens} tokens · sources: {escape(', '.join(evidence.source_ids))}[/dim]"
+            console.print(Panel(body, title=escape(question), title_align="left"))
     return 0
 
 
