@@ -188,7 +188,8 @@ class Memory:
     def answer(self, namespace: str, question: str, budget: int = 150, answerer: Any = None, **options: Any) -> Answer:
         """Answer from the packed evidence alone: the deterministic executor for trajectories, or ``answerer``.
 
-        ``answerer`` is any callable ``(question, evidence_text) -> str`` (e.g. ``graphmem.answer.ChatAnswerer``).
+        ``answerer`` is any callable ``(question, evidence_text) -> str``, e.g. ``graphmem.answer.ChatAnswerer.from_env()``
+        (an OpenAI-compatible chat endpoint named by GRAPHMEM_LLM_BASE_URL and GRAPHMEM_LLM_MODEL).
         """
         if answerer is not None:
             evidence = self.recall(namespace, question, budget, **options)
