@@ -10,10 +10,18 @@ from __future__ import annotations
 
 import math
 import re
+from array import array
 from collections import defaultdict
 from collections.abc import Iterable
 
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+import numpy as np
+
+# Unicode word segmentation (UAX #29) as Lucene's StandardTokenizer does it: letters and digits join;
+# "." ":" and apostrophes join two letters ("e.g", "caroline's"); "," "." ";" join two digits ("24,30").
+_WORD = re.compile(
+    r"\w+(?:(?:(?<=[^\W\d_])[:.'’](?=[^\W\d_])|(?<=\d)[,.;'’](?=\d))\w+)*",
+    re.UNICODE,
+)
 K1 = 1.2
 B = 0.75
 #: Lucene refuses boolean queries with more than 1024 clauses; questions never come close.
@@ -40,23 +48,49 @@ def lucene_query(terms: Iterable[str], field: str = "text") -> str:
     return f"{field}:(" + " ".join(escaped) + ")" if escaped else ""
 
 
+class _Postings:
+    """One term's postings in one namespace: parallel growable arrays of document ids and term frequencies.
+
+    ``array`` keeps them compact (16 bytes a posting instead of a dict entry) and lets numpy read them
+    without copying, so a term that occurs in every document scores in one vectorized pass.
+    """
+
+    __slots__ = ("ids", "tfs")
+
+    def __init__(self) -> None:
+        self.ids = array("q")
+        self.tfs = array("d")
+
+
 class BM25Index:
     """An incrementally built BM25 index over documents identified by ``(namespace, key)``.
 
     Statistics (document count, average length, document frequencies) are collection-wide, as in a
-    Lucene index shared by all namespaces; results are filtered to one namespace.
+    Lucene index shared by all namespaces; results are filtered to one namespace. Postings are append-only:
+    re-indexing or removing a document marks its old id dead (as Lucene marks deleted docs), and dead
+    postings are compacted away once they outnumber the live ones.
+
+    >>> index = BM25Index()
+    >>> index.upsert(("agent-1", "step:run:0"), "collect wood")
+    >>> index.search("agent-1", ["wood"], 5)[0][0]
+    'step:run:0'
     """
 
     def __init__(self) -> None:
-        # term -> namespace -> key -> term frequency; document frequency is kept collection-wide.
-        self._postings: dict[str, dict[str, dict[str, int]]] = defaultdict(lambda: defaultdict(dict))
+        # term -> namespace -> postings; document frequency is kept collection-wide.
+        self._postings: dict[str, dict[str, _Postings]] = {}
         self._df: dict[str, int] = defaultdict(int)
-        self._lengths: dict[tuple[str, str], int] = {}
-        self._terms: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._ids: dict[tuple[str, str], int] = {}  # live document -> id
+        self._keys: list[str | None] = []  # id -> key (None once dead)
+        self._alive = bytearray()  # id -> 1 while live: numpy masks dead postings without a Python loop
+        self._lengths = array("d")  # id -> token count
+        self._terms: dict[int, tuple[str, ...]] = {}  # live id -> its distinct terms
         self._total_length = 0
+        self._live_postings = 0
+        self._dead_postings = 0
 
     def __len__(self) -> int:
-        return len(self._lengths)
+        return len(self._ids)
 
     def upsert(self, doc: tuple[str, str], text: str) -> None:
         self.remove(doc)
@@ -64,42 +98,96 @@ class BM25Index:
         counts: dict[str, int] = defaultdict(int)
         for tok in tokens:
             counts[tok] += 1
+        doc_id = len(self._keys)
+        self._keys.append(doc[1])
+        self._alive.append(1)
+        self._lengths.append(float(len(tokens)))
+        namespace = doc[0]
         for tok, tf in counts.items():
-            self._postings[tok][doc[0]][doc[1]] = tf
+            by_ns = self._postings.get(tok)
+            if by_ns is None:
+                by_ns = self._postings[tok] = {}
+            postings = by_ns.get(namespace)
+            if postings is None:
+                postings = by_ns[namespace] = _Postings()
+            postings.ids.append(doc_id)
+            postings.tfs.append(float(tf))
             self._df[tok] += 1
-        self._lengths[doc] = len(tokens)
-        self._terms[doc] = tuple(counts)
+        self._ids[doc] = doc_id
+        self._terms[doc_id] = tuple(counts)
         self._total_length += len(tokens)
+        self._live_postings += len(counts)
 
     def remove(self, doc: tuple[str, str]) -> None:
-        if doc not in self._lengths:
+        doc_id = self._ids.pop(doc, None)
+        if doc_id is None:
             return
-        namespace, key = doc
-        for tok in self._terms.pop(doc):
-            by_ns = self._postings[tok]
-            by_ns[namespace].pop(key, None)
-            if not by_ns[namespace]:
-                del by_ns[namespace]
+        terms = self._terms.pop(doc_id)
+        for tok in terms:
             self._df[tok] -= 1
             if self._df[tok] == 0:
                 del self._df[tok]
-                del self._postings[tok]
-        self._total_length -= self._lengths.pop(doc)
+        self._keys[doc_id] = None
+        self._alive[doc_id] = 0
+        self._total_length -= int(self._lengths[doc_id])
+        self._live_postings -= len(terms)
+        self._dead_postings += len(terms)
+        if self._dead_postings > max(self._live_postings, 1024):
+            self._compact()
+
+    def _compact(self) -> None:
+        """Drop dead postings (and terms or namespaces left without any)."""
+        for term in list(self._postings):
+            by_ns = self._postings[term]
+            for namespace in list(by_ns):
+                old = by_ns[namespace]
+                kept = _Postings()
+                for doc_id, tf in zip(old.ids, old.tfs):
+                    if self._keys[doc_id] is not None:
+                        kept.ids.append(doc_id)
+                        kept.tfs.append(tf)
+                if kept.ids:
+                    by_ns[namespace] = kept
+                else:
+                    del by_ns[namespace]
+            if not by_ns:
+                del self._postings[term]
+        self._dead_postings = 0
 
     def search(self, namespace: str, terms: Iterable[str], k: int) -> list[tuple[str, float]]:
-        n_docs = len(self._lengths)
-        if n_docs == 0:
+        n_docs = len(self._ids)
+        if n_docs == 0 or k <= 0:
             return []
         avgdl = self._total_length / n_docs
-        scores: dict[str, float] = defaultdict(float)
+        lengths = np.frombuffer(self._lengths, dtype=np.float64)
+        id_parts: list[np.ndarray] = []
+        score_parts: list[np.ndarray] = []
         for term in terms:
             df = self._df.get(term, 0)
             postings = self._postings[term].get(namespace) if df else None
-            if not postings:
+            if postings is None or not postings.ids:
                 continue
+            # Same formula and operation order as Lucene's BM25 (and this index before numpy), in float64.
             idf = math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
-            for key, tf in postings.items():
-                norm = K1 * (1.0 - B + B * self._lengths[(namespace, key)] / avgdl)
-                scores[key] += idf * tf / (tf + norm)
-        ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
-        return ranked[:k]
+            ids = np.array(postings.ids, dtype=np.int64)
+            tfs = np.array(postings.tfs, dtype=np.float64)
+            norm = K1 * (1.0 - B + B * lengths[ids] / avgdl)
+            id_parts.append(ids)
+            score_parts.append(idf * tfs / (tfs + norm))
+        del lengths  # release the buffer export so the arrays can grow again
+        if not id_parts:
+            return []
+        all_ids = np.concatenate(id_parts)
+        docs, inverse = np.unique(all_ids, return_inverse=True)
+        # bincount adds each document's term scores in term order, as the scalar loop did.
+        totals = np.bincount(inverse, weights=np.concatenate(score_parts))
+        keys = self._keys
+        live = np.frombuffer(self._alive, dtype=np.uint8)[docs].astype(bool)
+        docs, totals = docs[live], totals[live]
+        if len(docs) > k:
+            # Everything scoring at least the k-th best, so ties at the cut are broken by key below.
+            kth = np.partition(totals, len(totals) - k)[len(totals) - k]
+            keep = totals >= kth
+            docs, totals = docs[keep], totals[keep]
+        ranked = sorted(((keys[i], float(s)) for i, s in zip(docs.tolist(), totals.tolist())), key=lambda kv: (-kv[1], kv[0]))  # type: ignore[arg-type, return-value]
+        return ranked[:k]  # type: ignore[return-value]
