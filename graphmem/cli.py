@@ -76,6 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
     from graphmem import neo4j_server
 
     neo4j_server.add_subparser(sub)
+
+    from graphmem.ingest import add_ingest_subparser
+
+    add_ingest_subparser(sub)
     return parser
 
 

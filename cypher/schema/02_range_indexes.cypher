@@ -1,4 +1,5 @@
-// Range indexes behind recall: step index, occurrence ordinals, event times, session intervals.
+// Range indexes behind recall: step index, occurrence ordinals, event times, session intervals, and the
+// namespace of units and boxes (bounded exact vector search in small namespaces, vector_*_exact).
 // Parameters: none. Returns: nothing. Statements are separated by ';'.
 CREATE INDEX step_time IF NOT EXISTS FOR (n:Step) ON (n.namespace, n.episode, n.t);
 CREATE INDEX event_ordinal IF NOT EXISTS FOR (n:Event) ON (n.namespace, n.episode, n.kind, n.obj, n.ordinal);
@@ -6,4 +7,6 @@ CREATE INDEX event_step IF NOT EXISTS FOR (n:Event) ON (n.namespace, n.episode, 
 CREATE INDEX session_start IF NOT EXISTS FOR (n:Session) ON (n.namespace, n.start);
 CREATE INDEX turn_event_start IF NOT EXISTS FOR (n:Turn) ON (n.namespace, n.event_start);
 CREATE INDEX episode_namespace IF NOT EXISTS FOR (n:Episode) ON (n.namespace);
-CREATE INDEX trace_namespace IF NOT EXISTS FOR (n:Trace) ON (n.namespace)
+CREATE INDEX trace_namespace IF NOT EXISTS FOR (n:Trace) ON (n.namespace);
+CREATE INDEX unit_namespace IF NOT EXISTS FOR (n:Unit) ON (n.namespace);
+CREATE INDEX box_namespace IF NOT EXISTS FOR (n:Box) ON (n.namespace)

@@ -7,6 +7,7 @@ keeping small dictionaries beside the graph where Neo4j would use an index.
 
 from __future__ import annotations
 
+import bisect
 import threading
 from collections import defaultdict
 from collections.abc import Sequence
@@ -80,10 +81,20 @@ class EmbeddedStore:
         self._vectors: dict[tuple[str, str], _VectorIndex] = {}
         # (namespace, episode, kind, obj) -> {ordinal: event node key}; ordinals are dense from 1.
         self._events: dict[tuple[str, str, str, str], dict[int, str]] = defaultdict(dict)
+        # The same events sorted by (t, ordinal), the event_step index behind latest_event_until; and
+        # where each event key sits in it, so a rewritten event moves instead of appearing twice.
+        self._event_times: dict[tuple[str, str, str, str], list[tuple[int, int, str]]] = defaultdict(list)
+        self._event_at: dict[tuple[str, str], tuple[tuple[str, str, str, str], tuple[int, int, str]]] = {}
         # (namespace, episode) -> {t: step key}
         self._steps: dict[tuple[str, str], dict[int, str]] = defaultdict(dict)
         # (namespace, label) -> node keys, as Neo4j's label + namespace indexes would find them.
         self._by_label: dict[tuple[str, str], set[str]] = defaultdict(set)
+        # (namespace, type) -> relationships, so counts() need not walk the whole graph.
+        self._edge_counts: dict[tuple[str, str], int] = defaultdict(int)
+        # namespace -> sorted [(start, key)] of sessions and [(event_start, key)] of turns with an event
+        # time: the session_start and turn_event_start range indexes, for units_in_window.
+        self._session_starts: dict[str, list[tuple[float, str]]] = defaultdict(list)
+        self._turn_events: dict[str, list[tuple[float, str]]] = defaultdict(list)
 
     # ------------------------------------------------------------------ schema and writes
     def ensure_schema(self) -> None:
@@ -100,6 +111,7 @@ class EmbeddedStore:
                     self.graph.edges[node_a, node_b, edge.type].update(edge.props)
                 else:
                     self.graph.add_edge(node_a, node_b, key=edge.type, **dict(edge.props))
+                    self._edge_counts[(edge.namespace, edge.type)] += 1
 
     def _check(self, batch: WriteBatch) -> None:
         """Refuse the whole batch before touching the graph, so a bad row writes nothing."""
@@ -123,6 +135,10 @@ class EmbeddedStore:
             self.graph.add_node(node, label=label, namespace=namespace, key=key, uid=uid)
             self._by_label[(namespace, label)].add(key)
         attrs = self.graph.nodes[node]
+        if label == "Session" and "start" in props:
+            self._reindex(self._session_starts[namespace], key, attrs.get("start"), props["start"])
+        if label == "Turn" and "event_start" in props:
+            self._reindex(self._turn_events[namespace], key, attrs.get("event_start"), props["event_start"])
         attrs.update(props)
         for group, labels in _SEARCH_GROUPS.items():
             if label in labels and "text" in props:
@@ -132,10 +148,36 @@ class EmbeddedStore:
                 if index is None:
                     index = self._vectors[(namespace, group)] = _VectorIndex(self.dimensions)
                 index.upsert(key, props["embedding"])
+                # The vector lives in the index's float32 matrix; a second copy as a list of Python floats
+                # in the node's attributes would cost ~12 KB a unit and nothing reads it there.
+                attrs.pop("embedding", None)
         if label == "Event" and attrs.get("ordinal") is not None:
-            self._events[(namespace, attrs["episode"], attrs["kind"], attrs["obj"])][int(attrs["ordinal"])] = key
+            group = (namespace, attrs["episode"], attrs["kind"], attrs["obj"])
+            self._events[group][int(attrs["ordinal"])] = key
+            entry = (int(attrs.get("t", -1)), int(attrs["ordinal"]), key)
+            previous = self._event_at.get(node)
+            if previous != (group, entry):
+                if previous is not None:
+                    old_list = self._event_times[previous[0]]
+                    i = bisect.bisect_left(old_list, previous[1])
+                    if i < len(old_list) and old_list[i] == previous[1]:
+                        del old_list[i]
+                bisect.insort(self._event_times[group], entry)
+                self._event_at[node] = (group, entry)
         if label == "Step":
             self._steps[(namespace, attrs["episode"])][int(attrs["t"])] = key
+
+    @staticmethod
+    def _reindex(entries: list[tuple[float, str]], key: str, old: Any, new: Any) -> None:
+        """Move ``key`` from ``old`` to ``new`` in a sorted [(value, key)] list (None: not in it)."""
+        if old == new and old is not None:
+            return
+        if old is not None:
+            i = bisect.bisect_left(entries, (float(old), key))
+            if i < len(entries) and entries[i] == (float(old), key):
+                del entries[i]
+        if new is not None:
+            bisect.insort(entries, (float(new), key))
 
     # ------------------------------------------------------------------ lookups
     def _props(self, namespace: str, key: str) -> dict[str, Any]:
@@ -143,7 +185,8 @@ class EmbeddedStore:
         return {k: v for k, v in self.graph.nodes[(namespace, key)].items() if k not in ("label", "embedding") and v is not None}
 
     def _nodes_with(self, namespace: str, label: str) -> list[dict[str, Any]]:
-        return [self.graph.nodes[(namespace, key)] for key in sorted(self._by_label.get((namespace, label), ()))]
+        """Attributes of the namespace's nodes with that label, in no particular order (callers sort)."""
+        return [self.graph.nodes[(namespace, key)] for key in self._by_label.get((namespace, label), ())]
 
     def get_nodes(self, namespace: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
         with self._lock:
@@ -177,12 +220,10 @@ class EmbeddedStore:
 
     def latest_event_until(self, namespace: str, episode: str, kind: str, obj: str, t: int) -> EventRow | None:
         with self._lock:
-            best: EventRow | None = None
-            for key in self._events.get((namespace, episode, kind, obj), {}).values():
-                row = self._event_row(namespace, key)
-                if row.t <= t and (best is None or (row.t, row.ordinal) > (best.t, best.ordinal)):
-                    best = row
-            return best
+            # The greatest (t, ordinal) with t <= $t, as ORDER BY e.t DESC, e.ordinal DESC LIMIT 1.
+            entries = self._event_times.get((namespace, episode, kind, obj), [])
+            i = bisect.bisect_right(entries, t, key=lambda e: e[0])
+            return self._event_row(namespace, entries[i - 1][2]) if i else None
 
     def events_of(self, namespace: str, unit_keys: Sequence[str]) -> list[EventRow]:
         with self._lock:
@@ -204,17 +245,21 @@ class EmbeddedStore:
     def units_in_window(self, namespace: str, start: float, end: float) -> list[str]:
         with self._lock:
             keys: set[str] = set()
-            sessions = {
-                (namespace, a["key"]) for a in self._nodes_with(namespace, "Session") if a["start"] <= end and a["end"] >= start
-            }
-            for session in sessions:
+            # As the range seeks in recall/units_in_window.cypher: start <= $end from the sorted index,
+            # then the end >= $start filter.
+            starts = self._session_starts.get(namespace, [])
+            for _, session_key in starts[: bisect.bisect_right(starts, end, key=lambda e: e[0])]:
+                session = (namespace, session_key)
+                if self.graph.nodes[session]["end"] < start:
+                    continue
                 for source, _, etype in self.graph.in_edges(session, keys=True):
                     if etype == "IN_SESSION":
                         keys.add(source[1])
-            for a in self._nodes_with(namespace, "Turn"):
-                ev_start, ev_end = a.get("event_start"), a.get("event_end")
-                if ev_start is not None and ev_end is not None and ev_start <= end and ev_end >= start:
-                    keys.add(a["key"])
+            events = self._turn_events.get(namespace, [])
+            for _, turn_key in events[: bisect.bisect_right(events, end, key=lambda e: e[0])]:
+                ev_end = self.graph.nodes[(namespace, turn_key)].get("event_end")
+                if ev_end is not None and ev_end >= start:
+                    keys.add(turn_key)
         return sorted(keys)
 
     def _next(self, node: tuple[str, str], forward: bool) -> tuple[str, str] | None:
@@ -310,7 +355,10 @@ class EmbeddedStore:
     def trace_events(self, namespace: str) -> list[dict[str, Any]]:
         with self._lock:
             rows = []
-            for a in self._nodes_with(namespace, "Event"):
+            # Start from the traces, as recall/trace_events.cypher does: only box events join a trace,
+            # so the namespace's step events (usually most of its events) are never looked at.
+            event_keys = {e for trace in self._by_label.get((namespace, "Trace"), ()) for e in self._in(namespace, trace, "IN_TRACE")}
+            for a in (self.graph.nodes[(namespace, e)] for e in event_keys):
                 traces = self._out(namespace, a["key"], "IN_TRACE")
                 boxes = self._in(namespace, a["key"], "HAS_EVENT")
                 if traces and boxes:
@@ -320,18 +368,13 @@ class EmbeddedStore:
 
     def counts(self, namespace: str) -> dict[str, int]:
         with self._lock:
-            counts: dict[str, int] = defaultdict(int)
-            for (ns, _), a in self.graph.nodes(data=True):
-                if ns == namespace:
-                    counts[a["label"]] += 1
-            for a, _, etype in self.graph.edges(keys=True):
-                if a[0] == namespace:
-                    counts[etype] += 1
+            counts = {label: len(keys) for (ns, label), keys in self._by_label.items() if ns == namespace and keys}
+            counts.update({etype: n for (ns, etype), n in self._edge_counts.items() if ns == namespace and n})
             return dict(sorted(counts.items()))
 
     def delete_namespace(self, namespace: str) -> None:
         with self._lock:
-            doomed = [n for n in self.graph.nodes if n[0] == namespace]
+            doomed = [(namespace, key) for (ns, _), keys in self._by_label.items() if ns == namespace for key in keys]
             self.graph.remove_nodes_from(doomed)
             for index in self._bm25.values():
                 for node in doomed:
@@ -340,10 +383,18 @@ class EmbeddedStore:
                 del self._vectors[key]
             for key in [k for k in self._events if k[0] == namespace]:
                 del self._events[key]
+            for key in [k for k in self._event_times if k[0] == namespace]:
+                del self._event_times[key]
+            for key in [k for k in self._event_at if k[0] == namespace]:
+                del self._event_at[key]
             for key in [k for k in self._steps if k[0] == namespace]:
                 del self._steps[key]
             for key in [k for k in self._by_label if k[0] == namespace]:
                 del self._by_label[key]
+            for key in [k for k in self._edge_counts if k[0] == namespace]:
+                del self._edge_counts[key]
+            self._session_starts.pop(namespace, None)
+            self._turn_events.pop(namespace, None)
 
     def close(self) -> None:
         """Nothing to release."""

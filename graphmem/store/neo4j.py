@@ -1,20 +1,23 @@
 """The Neo4j backend: every statement comes from ``cypher/``, with parameters only.
 
 Writes run in one managed write transaction per batch (the driver retries transient errors), with one
-``UNWIND`` per chunk of rows. Reads go through ``execute_query(routing_=READ)``, so a ``neo4j://`` URI
-spreads them over a cluster's readers. One driver per store; sessions per operation.
+``UNWIND`` statement for a batch that fits in a chunk. Reads are auto-commit queries in READ sessions, so
+a ``neo4j://`` URI spreads them over a cluster's readers, and each costs one round trip. One driver per
+store (a pool of ``max_connection_pool_size`` connections); sessions per operation, sharing one bookmark
+manager so reads see earlier writes.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from collections.abc import Sequence
 from typing import Any
 
 import neo4j
-from neo4j import GraphDatabase, RoutingControl
-from neo4j.exceptions import ClientError, Neo4jError, ServiceUnavailable
+from neo4j import GraphDatabase
+from neo4j.exceptions import ClientError, Neo4jError, ServiceUnavailable, SessionExpired, TransientError
 
 from graphmem.cypher_files import cypher, schema_statements
 from graphmem.errors import SchemaError, StoreError
@@ -31,13 +34,19 @@ from graphmem.store.text_index import lucene_query, query_terms
 
 log = logging.getLogger(__name__)
 
-#: Rows per UNWIND statement: large enough to amortize round trips, small enough to keep
-#: transaction state modest on a 2 GB heap (measured in benchmarks/scale.py).
-CHUNK = 2000
+#: Rows per UNWIND statement. Every chunk of a batch runs in the batch's one transaction, so this bounds
+#: a message and the planner's Eager buffer, not the transaction; a batch whose nodes and edges each fit
+#: in one chunk is written by one statement (one round trip). 5000 covers a 512-step batch.
+CHUNK = 5000
 #: Vector search over-fetch: the 5.26 vector index cannot pre-filter by namespace.
 VECTOR_OVERFETCH = 4
 VECTOR_FETCH_CAP = 4096
+#: A namespace with fewer units (or boxes) than this is searched exactly when the shared index cannot
+#: fill k from it (bounded by this many vector comparisons; 0 disables it).
+EXACT_CAP = 5000
 DIMENSIONS = 384
+#: Attempts of a read on a transient failure (server restarting, leader switch), with 0.1 s, 0.2 s, ... waits.
+READ_ATTEMPTS = 4
 
 
 def ns_key(namespace: str) -> str:
@@ -74,14 +83,30 @@ class Neo4jStore:
             ) from exc
 
     # ------------------------------------------------------------------ helpers
+    def _session(self, access_mode: str = neo4j.WRITE_ACCESS) -> neo4j.Session:
+        """A session for one operation. All share the driver's bookmark manager, so in a cluster a read
+        routed to a reader sees the writes this store made before it."""
+        return self.driver.session(
+            database=self.database, default_access_mode=access_mode, bookmark_manager=self.driver.execute_query_bookmark_manager
+        )
+
     def _read(self, name: str, **params: Any) -> list[neo4j.Record]:
-        try:
-            records, _, _ = self.driver.execute_query(
-                cypher(name), params, routing_=RoutingControl.READ, database_=self.database
-            )
-        except Neo4jError as exc:
-            raise StoreError(f"query {name} failed: {exc}") from exc
-        return records
+        """Run one read query routed to a reader, as an auto-commit transaction: one round trip, where a
+        managed transaction (``execute_query``) takes two (RUN, then COMMIT); recall makes ~10 reads.
+        Reads are idempotent, so transient failures are retried here, as the driver would."""
+        query = cypher(name)
+        for attempt in range(READ_ATTEMPTS):
+            try:
+                with self._session(neo4j.READ_ACCESS) as session:
+                    return list(session.run(query, params))
+            except (ServiceUnavailable, SessionExpired, TransientError) as exc:
+                if attempt + 1 == READ_ATTEMPTS:
+                    raise StoreError(f"query {name} failed after {READ_ATTEMPTS} attempts: {exc}") from exc
+                log.info("query %s: %s; retrying", name, exc)
+                time.sleep(0.1 * 2**attempt)
+            except Neo4jError as exc:
+                raise StoreError(f"query {name} failed: {exc}") from exc
+        raise AssertionError("unreachable")
 
     # ------------------------------------------------------------------ schema
     def ensure_schema(self) -> None:
@@ -106,55 +131,77 @@ class Neo4jStore:
 
     # ------------------------------------------------------------------ writes
     def write(self, batch: WriteBatch) -> None:
-        node_rows = []
-        for row in batch.nodes:
-            if row.label not in NODE_LABELS:
-                raise StoreError(f"unknown node label {row.label!r}")
-            props = {k: v for k, v in row.props.items() if k != "embedding"}
-            props["key"] = row.key
-            embedding = row.props.get("embedding")
-            if embedding is not None and len(embedding) != DIMENSIONS:
-                raise StoreError(f"{row.key}: embedding has {len(embedding)} dimensions, the store expects {DIMENSIONS}")
-            labels = [row.label, "Unit"] if row.label in UNIT_LABELS else [row.label]
-            if row.label in (*UNIT_LABELS, "Box"):
-                props["ns_key"] = ns_key(row.namespace)
-            node_rows.append(
-                {"namespace": row.namespace, "key": row.key, "uid": row.uid, "labels": labels, "props": props, "embedding": embedding}
-            )
-        edge_rows = []
-        for edge in batch.edges:
-            if edge.type not in EDGE_TYPES:
-                raise StoreError(f"unknown relationship type {edge.type!r}")
-            edge_rows.append(
-                {"namespace": edge.namespace, "source": edge.source, "target": edge.target, "type": edge.type, "props": dict(edge.props)}
-            )
+        node_rows = self._node_rows(batch)
+        edge_rows = self._edge_rows(batch)
 
         def work(tx: neo4j.ManagedTransaction) -> None:
-            for start in range(0, len(node_rows), CHUNK):
-                tx.run(cypher("write/merge_nodes"), rows=node_rows[start : start + CHUNK]).consume()
-            for start in range(0, len(edge_rows), CHUNK):
-                summary = tx.run(cypher("write/merge_edges"), rows=edge_rows[start : start + CHUNK]).consume()
-                del summary
-            self._check_edges(tx, edge_rows)
+            merged = 0
+            if len(node_rows) <= CHUNK and len(edge_rows) <= CHUNK:
+                record = tx.run(cypher("write/merge_batch"), nodes=node_rows, edges=edge_rows).single()
+                merged = int(record["merged"]) if record is not None else 0
+            else:
+                for start in range(0, len(node_rows), CHUNK):
+                    tx.run(cypher("write/merge_nodes"), rows=node_rows[start : start + CHUNK]).consume()
+                for start in range(0, len(edge_rows), CHUNK):
+                    record = tx.run(cypher("write/merge_edges"), rows=edge_rows[start : start + CHUNK]).single()
+                    merged += int(record["merged"]) if record is not None else 0
+            # An edge row whose end node exists neither in the batch nor the store matches nothing and
+            # merges nothing; rows are distinct, so one missing merge means a missing node. Raising here
+            # rolls the whole transaction back.
+            if merged != len(edge_rows):
+                raise StoreError("a relationship refers to a node that does not exist; the batch was rolled back")
 
         try:
-            with self.driver.session(database=self.database) as session:
+            with self._session() as session:
                 session.execute_write(work)
         except Neo4jError as exc:
             raise StoreError(f"write failed, nothing was written: {exc}") from exc
 
     @staticmethod
-    def _check_edges(tx: neo4j.ManagedTransaction, edge_rows: list[dict[str, Any]]) -> None:
-        """Refuse the transaction if an edge named a node that exists neither in the batch nor the store."""
-        if not edge_rows:
-            return
-        ends = sorted({(r["namespace"], r["source"]) for r in edge_rows} | {(r["namespace"], r["target"]) for r in edge_rows})
-        found = tx.run(
-            "UNWIND $ends AS e MATCH (n:Memory {namespace: e[0], key: e[1]}) RETURN count(n) AS n",
-            ends=[list(e) for e in ends],
-        ).single()
-        if found is None or found["n"] != len(ends):
-            raise StoreError("a relationship refers to a node that does not exist; the batch was rolled back")
+    def _node_rows(batch: WriteBatch) -> list[dict[str, Any]]:
+        """One row per distinct node: rows for the same key are folded in order (later properties win,
+        the last embedding given wins), exactly what merging them one after another would leave.
+
+        Folding matters for throughput: a batch of steps names the same Location and Entity nodes over
+        and over, and each repeated row would cost the server a MERGE and a SET.
+        """
+        rows: dict[tuple[str, str], dict[str, Any]] = {}
+        for row in batch.nodes:
+            if row.label not in NODE_LABELS:
+                raise StoreError(f"unknown node label {row.label!r}")
+            embedding = row.props.get("embedding")
+            if embedding is not None and len(embedding) != DIMENSIONS:
+                raise StoreError(f"{row.key}: embedding has {len(embedding)} dimensions, the store expects {DIMENSIONS}")
+            entry = rows.get((row.namespace, row.key))
+            if entry is None:
+                labels = [row.label, "Unit"] if row.label in UNIT_LABELS else [row.label]
+                props: dict[str, Any] = {}
+                entry = rows[(row.namespace, row.key)] = {
+                    "namespace": row.namespace, "key": row.key, "uid": row.uid, "labels": labels, "props": props, "embedding": None
+                }
+            entry["props"].update((k, v) for k, v in row.props.items() if k != "embedding")
+            entry["props"]["key"] = row.key
+            if row.label in (*UNIT_LABELS, "Box"):
+                entry["props"]["ns_key"] = ns_key(row.namespace)
+            entry["uid"] = row.uid
+            if embedding is not None:
+                entry["embedding"] = embedding
+        return list(rows.values())
+
+    @staticmethod
+    def _edge_rows(batch: WriteBatch) -> list[dict[str, Any]]:
+        """One row per distinct (type, source, target), properties folded in order as for nodes."""
+        rows: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+        for edge in batch.edges:
+            if edge.type not in EDGE_TYPES:
+                raise StoreError(f"unknown relationship type {edge.type!r}")
+            entry = rows.get((edge.namespace, edge.type, edge.source, edge.target))
+            if entry is None:
+                entry = rows[(edge.namespace, edge.type, edge.source, edge.target)] = {
+                    "namespace": edge.namespace, "source": edge.source, "target": edge.target, "type": edge.type, "props": {}
+                }
+            entry["props"].update(edge.props)
+        return list(rows.values())
 
     # ------------------------------------------------------------------ lookups
     def get_nodes(self, namespace: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -227,12 +274,18 @@ class Neo4jStore:
         name = "recall/vector_units" if label == "unit" else "recall/vector_boxes"
         vec = [float(x) for x in embedding]
         fetch = max(k * VECTOR_OVERFETCH, 64)
-        while True:
+        rows = self._read(name, namespace=namespace, embedding=vec, fetch=fetch, k=k)
+        if len(rows) >= k:
+            return [Hit(r["key"], r["uid"], float(r["score"])) for r in rows]
+        # Other namespaces crowded ours out of the shared index. A small namespace is searched exactly
+        # (complete, and bounded by EXACT_CAP comparisons); a large but rare one by looking deeper.
+        if EXACT_CAP > 0:
+            exact = self._read(f"{name}_exact", namespace=namespace, embedding=vec, cap=EXACT_CAP + 1, k=k)
+            if exact and int(exact[0]["seen"]) <= EXACT_CAP:
+                return [Hit(key, uid, float(score)) for key, uid, score in exact[0]["hits"]]
+        while len(rows) < k and fetch < VECTOR_FETCH_CAP:
+            fetch = min(fetch * 4, VECTOR_FETCH_CAP)
             rows = self._read(name, namespace=namespace, embedding=vec, fetch=fetch, k=k)
-            # Fewer than k hits after filtering: other namespaces crowded ours out; look deeper.
-            if len(rows) >= k or fetch >= VECTOR_FETCH_CAP:
-                break
-            fetch *= 4
         return [Hit(r["key"], r["uid"], float(r["score"])) for r in rows]
 
     def box_members(self, namespace: str, box_keys: Sequence[str]) -> dict[str, list[str]]:
@@ -266,7 +319,7 @@ class Neo4jStore:
 
     def delete_namespace(self, namespace: str) -> None:
         try:
-            with self.driver.session(database=self.database) as session:
+            with self._session() as session:
                 session.run(cypher("admin/delete_namespace"), namespace=namespace).consume()
         except Neo4jError as exc:
             raise StoreError(f"deleting namespace {namespace!r} failed: {exc}") from exc

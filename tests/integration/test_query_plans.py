@@ -1,0 +1,168 @@
+"""Every recall query stays index-backed: EXPLAIN each Cypher file on a real Neo4j and walk its plan.
+
+A plan fails when any operator scans (``NodeByLabelScan``, ``AllNodesScan``, ``NodeIndexScan``, relationship
+scans: anything whose name ends in ``Scan``), or when it computes vector similarity in Cypher (a brute-force
+vector loop) instead of asking the vector index. Files are discovered from ``cypher/recall/``, so a new
+recall query is checked as soon as it exists; give its parameters a realistic value in ``PARAMS``.
+
+The data is written through ``Memory`` (a trajectory and a dialogue, plus a second namespace) so the
+planner sees the labels, relationship types and property keys a real memory holds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import uuid
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import pytest
+
+from graphmem.cypher_files import cypher
+from graphmem.memory import Memory
+from graphmem.records import Event, Location, Step, Turn
+from graphmem.store.neo4j import Neo4jStore, ns_key
+from graphmem.store.text_index import lucene_query
+
+pytestmark = pytest.mark.neo4j
+
+
+class HashEmbedder:
+    """Deterministic unit vectors from a text hash: no model load, stable plans."""
+
+    dimensions = 384
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        for i, text in enumerate(texts):
+            seed = int(hashlib.sha1(text.encode("utf-8")).hexdigest()[:8], 16)
+            v = np.random.default_rng(seed).normal(size=self.dimensions)
+            out[i] = v / np.linalg.norm(v)
+        return out
+
+
+def _recall_files() -> list[str]:
+    folder = resources.files("graphmem.cypher").joinpath("recall")
+    return sorted(f"recall/{p.name[: -len('.cypher')]}" for p in folder.iterdir() if p.name.endswith(".cypher"))
+
+
+#: Besides every recall query: the admin queries and the write statements run on every ingest.
+OTHER_FILES = ["admin/counts", "admin/delete_namespace", "write/merge_nodes", "write/merge_edges", "write/merge_batch"]
+
+#: Operators that read more than the namespace asks for.
+def _is_scan(operator: str) -> bool:
+    return operator.split("@")[0].endswith("Scan")
+
+
+@pytest.fixture(scope="module")
+def planned(neo4j_store: Neo4jStore) -> Iterator[dict[str, Any]]:
+    """Write a small trajectory and dialogue into fresh namespaces; yield realistic parameters."""
+    trajectory_ns = f"plans-{uuid.uuid4().hex[:10]}"
+    dialogue_ns = f"plans-d-{uuid.uuid4().hex[:10]}"
+    mem = Memory(store=neo4j_store, embedder=HashEmbedder())
+    steps = [
+        Step(
+            t,
+            "collect wood" if t % 3 == 0 else "move left",
+            events=(Event("collect", "wood"),) if t % 3 == 0 else (Event("gain", "sapling"),) if t % 5 == 0 else (),
+            objects=("tree",),
+            location=Location((t, 0), "forest", "grass"),
+        )
+        for t in range(60)
+    ]
+    mem.add_steps(trajectory_ns, "run-1", steps)
+    start = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    for s in range(3):
+        turns = [
+            Turn(f"S{s}:{i}", "Maya" if i % 2 == 0 else "Sam", f"I went hiking with Pepper last week, part {i}")
+            for i in range(6)
+        ]
+        mem.add_session(dialogue_ns, f"s{s}", turns, started_at=start + timedelta(days=10 * s))
+    vector = [float(x) for x in HashEmbedder().embed(["where did I collect wood"])[0]]
+    params = {
+        "namespace": trajectory_ns,
+        "episode": "run-1",
+        "keys": ["step:run-1:3", "step:run-1:9", "turn:S0:1", "box:s0#b0", "event:run-1:3#0"],
+        "kind": "collect",
+        "obj": "wood",
+        "ordinal": 2,
+        "t": 30,
+        "ts": [1, 2, 3, 30],
+        "start": start.timestamp(),
+        "end": (start + timedelta(days=15)).timestamp(),
+        "query": f"+ns_key:{ns_key(trajectory_ns)}^0 +" + lucene_query(["collect", "wood"]),
+        "k": 30,
+        "fetch": 120,
+        "cap": 5001,
+        "embedding": vector,
+        "before": 2,
+        "after": 3,
+        "rows": [],
+        "nodes": [],
+        "edges": [],
+    }
+    yield params
+    mem.forget(trajectory_ns)
+    mem.forget(dialogue_ns)
+
+
+def _operators(plan: Any) -> list[tuple[str, str]]:
+    """(operator type, details) of every operator of a plan tree, depth first."""
+    args = plan.get("args") or plan.get("arguments") or {}
+    found = [(str(plan["operatorType"]), str(args.get("Details", "")))]
+    for child in plan.get("children", []):
+        found += _operators(child)
+    return found
+
+
+def _explain(store: Neo4jStore, statement: str, params: dict[str, Any]) -> list[tuple[str, str]]:
+    with store.driver.session(database=store.database) as session:
+        plan = session.run("EXPLAIN " + statement, params).consume().plan
+    assert plan is not None, "EXPLAIN returned no plan"
+    return _operators(plan)
+
+
+def _params_for(name: str, statement: str, planned: dict[str, Any]) -> dict[str, Any]:
+    names = set(re.findall(r"\$([A-Za-z_][A-Za-z0-9_]*)", statement))
+    missing = sorted(names - set(planned))
+    assert not missing, f"{name}: give ${', $'.join(missing)} a realistic value in the `planned` fixture"
+    return {k: planned[k] for k in names}
+
+
+@pytest.mark.parametrize("name", _recall_files() + OTHER_FILES)
+def test_plan_is_index_backed(neo4j_store: Neo4jStore, planned: dict[str, Any], name: str) -> None:
+    statement = cypher(name)
+    operators = _explain(neo4j_store, statement, _params_for(name, statement, planned))
+    scans = [f"{op} ({details})" for op, details in operators if _is_scan(op)]
+    assert not scans, f"{name} scans instead of seeking an index: {scans}"
+    loops = [op for op, details in operators if "vector.similarity" in details]
+    if loops:
+        # Vector similarity in Cypher is allowed only as the bounded exact search of a small namespace:
+        # the rows compared must come from a namespace index seek cut off by LIMIT $cap.
+        bounded = any(op.startswith("Limit") and "$cap" in details for op, details in operators)
+        assert bounded, f"{name} computes vector similarity in Cypher over unbounded rows (a brute-force loop): {loops}"
+    leaf_ops = {op.split("@")[0] for op, _ in operators}
+    if name.startswith("recall/") and "CALL db.index" not in statement:
+        # Every recall query starts from an index seek on the namespace (or a key inside it).
+        assert leaf_ops & {"NodeIndexSeek", "NodeUniqueIndexSeek", "NodeIndexSeekByRange", "MultiNodeIndexSeek"}, (
+            f"{name} does not seek an index: {sorted(leaf_ops)}"
+        )
+
+
+@pytest.mark.parametrize("name", [n for n in _recall_files() if ("/vector_" in n or "/fulltext_" in n) and not n.endswith("_exact")])
+def test_search_uses_search_indexes(neo4j_store: Neo4jStore, planned: dict[str, Any], name: str) -> None:
+    statement = cypher(name)
+    operators = _explain(neo4j_store, statement, _params_for(name, statement, planned))
+    procedure = "db.index.vector.queryNodes" if "/vector_" in name else "db.index.fulltext.queryNodes"
+    calls = [details for op, details in operators if op.startswith("ProcedureCall")]
+    assert any(procedure in details for details in calls), f"{name} does not call {procedure}: {calls}"
+
+
+def test_recall_files_discovered() -> None:
+    # Guards the folder walk itself: an empty list would make the parametrized test vacuous.
+    files = _recall_files()
+    assert "recall/steps_at" in files and "recall/sessions" in files and len(files) >= 15
