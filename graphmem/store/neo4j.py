@@ -128,6 +128,19 @@ class Neo4jStore:
                         f"vector index {row['name']} has {dims} dimensions, graphmem needs {DIMENSIONS}: "
                         f"drop it (DROP INDEX {row['name']}) or use another database"
                     )
+                if row["options"]["indexConfig"].get("vector.quantization.enabled", False):
+                    # An index created by an older graphmem: quantized scores rank differently from the
+                    # embedded backend. Recreating it is cheap next to silently different results.
+                    log.warning("vector index %s is quantized; recreating it unquantized", row["name"])
+                    self._recreate_vector_index(row["name"])
+
+    def _recreate_vector_index(self, name: str) -> None:
+        statement = next(s for s in schema_statements() if f"VECTOR INDEX {name} " in s)
+        with self.driver.session(database=self.database) as session:
+            # Index names cannot be parameters; ``name`` is one of graphmem's two fixed index names.
+            session.run(f"DROP INDEX {name} IF EXISTS").consume()
+            session.run(statement).consume()
+            session.run("CALL db.awaitIndexes(300)").consume()
 
     # ------------------------------------------------------------------ writes
     def write(self, batch: WriteBatch) -> None:

@@ -106,6 +106,7 @@ def build_step_batch(
     for step, vector in zip(steps, embeddings):
         uid = step_uid(episode_id, step.t)
         key = node_key("Step", uid)
+        payload = step_to_json(step)  # computed once: the digest is its hash, as step_digest() does
         props: dict[str, Any] = {
             "episode": episode_id,
             "t": step.t,
@@ -113,9 +114,9 @@ def build_step_batch(
             "summary": step.summary,
             "region": step.location.region,
             "text": step_search_text(step),
-            "payload": step_to_json(step),
-            "digest": step_digest(step),
-            "embedding": [float(x) for x in vector],
+            "payload": payload,
+            "digest": hashlib.sha256(payload.encode("utf-8")).hexdigest()[:32],
+            "embedding": np.asarray(vector, dtype=np.float32).tolist(),
         }
         nodes.append(NodeRow("Step", namespace, uid, props))
         edges.append(EdgeRow("IN_EPISODE", namespace, key, episode_key))
