@@ -4,11 +4,14 @@
 
 For every question it packs evidence with each system at each budget (cl100k_base) and measures the
 share of gold ``dia_id``s inside the evidence, per category (1 multi-hop, 2 temporal, 3 open-domain,
-4 single-hop; 5 adversarial reported apart), plus Recall@5/10/20 of ``Memory.search`` and of the
-baselines' rankings, ablations (no frames, no boxes, no traces), ingest time and query latency.
+4 single-hop; 5 adversarial reported apart), plus Recall@5/10/20 of ``Memory.search``, of graphmem's
+recall ranking and of the baselines' rankings, ablations (no frames, no boxes, no traces), ingest time
+(wall clock and process CPU: other jobs on a shared machine inflate the wall clock) and query latency.
 
-Baselines pack the same line format as graphmem (session date header + "[id] speaker: text"), so a
-difference comes from which turns are chosen, not from how they are printed.
+Baselines pack the same line format as graphmem (the session date once per session group, then
+"[id] speaker: text [photo: caption]"), so a difference comes from which turns are chosen, not from how
+they are printed. ``rrf_trim`` is RRF's ranking with graphmem's query-aware trimming of long turns: it
+shows how much of graphmem's lead comes from its ranking and how much from fitting more turns.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from graphmem.embed import default_embedder
 from graphmem.loaders.dialogue import Conversation
 from graphmem.loaders.locomo import load_locomo
 from graphmem.memory import Memory
-from graphmem.recall.dialogue import recall_dialogue
+from graphmem.recall.dialogue import analyze_question, recall_dialogue, session_header, turn_line
 from graphmem.recall.packer import PackItem, pack
 from graphmem.store.embedded import EmbeddedStore
 from graphmem.store.text_index import analyze
@@ -42,7 +45,9 @@ GRAPHMEM_SYSTEMS = {
     "no_boxes": {"use_boxes": False, "use_traces": False},
     "no_traces": {"use_traces": False},
 }
-BASELINES = ("bm25", "dense", "rrf")
+BASELINES = ("bm25", "dense", "rrf", "rrf_trim")
+#: Rankings whose Recall@k is reported: Memory.search ("graphmem"), recall_dialogue's ranking ("recall").
+RANKINGS = ("graphmem", "recall", *BASELINES)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 
 
@@ -57,16 +62,16 @@ def default_data_dir() -> Path:
 class TurnBaselines:
     def __init__(self, conv: Conversation) -> None:
         self.items: list[PackItem] = []
+        self.props: list[dict] = []
+        self.speakers = tuple(conv.speakers)
         texts = []
         seq = 0
-        for s_index, session in enumerate(conv.sessions):
-            day = session.started_at.astimezone(timezone.utc).strftime("%-d %b %Y")
-            header = f"Session {s_index + 1} ({day}):"
+        for session in conv.sessions:
+            header = session_header(session.started_at.astimezone(timezone.utc).timestamp())
             for turn in session.turns:
-                line = f"[{turn.id}] {turn.speaker}: {turn.text}"
-                if turn.image_caption:
-                    line += f" [photo: {turn.image_caption}]"
-                self.items.append(PackItem(turn.id, line, order=float(seq), header=header))
+                props = {"uid": turn.id, "speaker": turn.speaker, "utterance": turn.text, "image_caption": turn.image_caption}
+                self.props.append({**props, "header": header, "seq": seq})
+                self.items.append(PackItem(turn.id, turn_line(props), order=float(seq), header=header))
                 texts.append(f"{turn.speaker}: {turn.text} {turn.image_caption or ''}")
                 seq += 1
         self.bm25 = BM25Okapi([analyze(t) or ["_"] for t in texts])
@@ -85,6 +90,18 @@ class TurnBaselines:
                 scores[i] += 1.0 / (60 + rank + 1)
         return sorted(scores, key=lambda i: (-scores[i], i))
 
+    def pack_items(self, question: str, mode: str, depth: int = 200) -> list[PackItem]:
+        """The baseline's ranking as pack items; ``rrf_trim`` lines are trimmed to the question like graphmem's."""
+        ranked = self.ranking(question, "rrf" if mode == "rrf_trim" else mode)[:depth]
+        if mode != "rrf_trim":
+            return [self.items[i] for i in ranked]
+        terms = analyze_question(question, self.speakers).lexical
+        names = frozenset(p.lower() for s in self.speakers for p in s.split())
+        return [
+            PackItem(self.props[i]["uid"], turn_line(self.props[i], terms, names), order=float(self.props[i]["seq"]), header=self.props[i]["header"])
+            for i in ranked
+        ]
+
 
 def recall_at(ranked_ids: Sequence[str], gold: set[str], k: int) -> float:
     return len(gold & set(ranked_ids[:k])) / len(gold) if gold else 1.0
@@ -92,10 +109,11 @@ def recall_at(ranked_ids: Sequence[str], gold: set[str], k: int) -> float:
 
 def run_conversation(conv: Conversation, budgets: Sequence[int], systems: Sequence[str]) -> tuple[list[dict], dict]:
     mem = Memory(store=EmbeddedStore())
-    t0 = time.perf_counter()
+    mem.embedder.embed(["warm up"])  # model loading is not ingest
+    t0, c0 = time.perf_counter(), time.process_time()
     for session in conv.sessions:
         mem.add_session(conv.conversation_id, session.session_id, session.turns, started_at=session.started_at)
-    ingest_s = time.perf_counter() - t0
+    ingest_s, ingest_cpu_s = time.perf_counter() - t0, time.process_time() - c0
     baselines = TurnBaselines(conv)
     rows = []
     for qa in conv.qa:
@@ -109,11 +127,11 @@ def run_conversation(conv: Conversation, budgets: Sequence[int], systems: Sequen
         for k in (5, 10, 20):
             row[f"graphmem_R@{k}"] = recall_at([h.source_id for h in hits], gold, k)
         for mode in BASELINES:
-            ranked = [baselines.items[i].source_id for i in baselines.ranking(qa.question, mode)]
+            items = baselines.pack_items(qa.question, mode)
             for k in (5, 10, 20):
-                row[f"{mode}_R@{k}"] = recall_at(ranked, gold, k)
+                row[f"{mode}_R@{k}"] = recall_at([item.source_id for item in items], gold, k)
             for budget in budgets:
-                ev = pack([baselines.items[i] for i in baselines.ranking(qa.question, mode)[:200]], budget)
+                ev = pack(items, budget)
                 row[f"{mode}@{budget}"] = recall_at(list(ev.source_ids), gold, len(ev.source_ids))
         for system in systems:
             for budget in budgets:
@@ -122,9 +140,15 @@ def run_conversation(conv: Conversation, budgets: Sequence[int], systems: Sequen
                 row[f"{system}@{budget}_ms"] = (time.perf_counter() - t2) * 1000
                 row[f"{system}@{budget}"] = recall_at(list(result.evidence.source_ids), gold, len(result.evidence.source_ids))
                 row[f"{system}@{budget}_tokens"] = result.evidence.tokens
+                row[f"{system}@{budget}_ids"] = len(result.evidence.source_ids)
+                if system == "graphmem" and budget == budgets[0]:
+                    ranked = [key.split(":", 1)[1] for key in result.ranking]
+                    for k in (5, 10, 20):
+                        row[f"recall_R@{k}"] = recall_at(ranked, gold, k)
         rows.append(row)
     stats = {"conversation": conv.conversation_id, "turns": sum(len(s.turns) for s in conv.sessions),
-             "sessions": len(conv.sessions), "ingest_s": ingest_s, "graph": mem.stats(conv.conversation_id)}
+             "sessions": len(conv.sessions), "ingest_s": ingest_s, "ingest_cpu_s": ingest_cpu_s,
+             "graph": mem.stats(conv.conversation_id)}
     mem.close()
     return rows, stats
 
@@ -141,10 +165,13 @@ def summarize(rows: list[dict], budgets: Sequence[int], systems: Sequence[str]) 
         for system in (*systems, *BASELINES):
             for budget in budgets:
                 metrics[f"{system}@{budget}"] = statistics.mean(r[f"{system}@{budget}"] for r in rs)
-        for system in ("graphmem", *BASELINES):
+        for system in RANKINGS:
             for k in (5, 10, 20):
-                metrics[f"{system}_R@{k}"] = statistics.mean(r[f"{system}_R@{k}"] for r in rs)
-        lat = [r[f"graphmem@{budgets[-1]}_ms"] for r in rs]
+                metrics[f"{system}_R@{k}"] = statistics.mean(r.get(f"{system}_R@{k}", float("nan")) for r in rs)
+        for system in systems:
+            for budget in budgets:
+                metrics[f"{system}@{budget}_ids"] = statistics.mean(r[f"{system}@{budget}_ids"] for r in rs)
+        lat = [r[f"{systems[0]}@{budgets[-1]}_ms"] for r in rs]
         metrics["recall_ms_p50"] = statistics.median(lat)
         metrics["recall_ms_p95"] = float(np.percentile(lat, 95))
         out[name] = metrics
@@ -154,7 +181,7 @@ def summarize(rows: list[dict], budgets: Sequence[int], systems: Sequence[str]) 
 def print_table(summary: dict, budgets: Sequence[int], systems: Sequence[str]) -> None:
     names = ["cat1-4", "multi-hop", "temporal", "open-domain", "single-hop", "adversarial"]
     cols = [*systems, *BASELINES]
-    print(f"gold-evidence recall inside the packed evidence (cl100k_base budget)")
+    print("gold-evidence recall inside the packed evidence (cl100k_base budget)")
     print(f"{'category':<12} {'n':>4} {'budget':>6} " + " ".join(f"{c:>10}" for c in cols))
     for name in names:
         if name not in summary:
@@ -163,11 +190,14 @@ def print_table(summary: dict, budgets: Sequence[int], systems: Sequence[str]) -
         for budget in budgets:
             print(f"{name:<12} {m['n']:>4} {budget:>6} " + " ".join(f"{m[f'{c}@{budget}']:>10.3f}" for c in cols))
     print()
-    print(f"{'category':<12} " + " ".join(f"{s + '_R@' + str(k):>16}" for s in ("graphmem", *BASELINES) for k in (5, 10, 20)))
+    print("Recall@k of the rankings (graphmem = Memory.search, recall = recall_dialogue's ranking)")
+    print(f"{'category':<12} " + " ".join(f"{s + '_R@' + str(k):>14}" for s in RANKINGS for k in (5, 10, 20)))
     for name in names:
         if name in summary:
             m = summary[name]
-            print(f"{name:<12} " + " ".join(f"{m[f'{s}_R@{k}']:>16.3f}" for s in ("graphmem", *BASELINES) for k in (5, 10, 20)))
+            print(f"{name:<12} " + " ".join(f"{m[f'{s}_R@{k}']:>14.3f}" for s in RANKINGS for k in (5, 10, 20)))
+    m = summary["cat1-4"]
+    print("\nturns packed (cat1-4): " + ", ".join(f"{s}@{b} {m[f'{s}@{b}_ids']:.1f}" for s in systems for b in budgets))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -186,15 +216,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.limit:
                 conv = Conversation(conv.conversation_id, conv.speakers, conv.sessions, conv.qa[: args.limit], conv.problems)
             r, s = run_conversation(conv, args.budgets, args.systems)
-            print(f"{conv.conversation_id}: {s['turns']} turns, {s['sessions']} sessions, ingest {s['ingest_s']:.1f}s, "
+            print(f"{conv.conversation_id}: {s['turns']} turns, {s['sessions']} sessions, ingest {s['ingest_s']:.1f}s "
+                  f"({s['ingest_cpu_s']:.1f}s CPU), "
                   f"{len(r)} questions", file=sys.stderr)
             rows += r
             stats.append(s)
     summary = summarize(rows, args.budgets, args.systems)
     print_table(summary, args.budgets, args.systems)
-    print(f"\ningest: " + ", ".join(f"{s['conversation']} {s['turns']} turns in {s['ingest_s']:.1f}s" for s in stats))
+    print("\ningest: " + ", ".join(f"{s['conversation']} {s['turns']} turns in {s['ingest_s']:.1f}s "
+                                     f"({s['ingest_cpu_s']:.1f}s CPU)" for s in stats))
     m = summary["cat1-4"]
-    print(f"recall latency (graphmem, {args.budgets[-1]} tokens, embedded): p50 {m['recall_ms_p50']:.0f} ms, p95 {m['recall_ms_p95']:.0f} ms")
+    print(f"recall latency ({args.systems[0]}, {args.budgets[-1]} tokens, embedded): p50 {m['recall_ms_p50']:.0f} ms, p95 {m['recall_ms_p95']:.0f} ms")
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()}, "summary": summary, "ingest": stats, "rows": rows}, indent=1))

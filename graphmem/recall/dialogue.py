@@ -2,44 +2,107 @@
 
 1. Induce the recall frame: the information need, and a time window / people when the question names
    them and grounding against the history's own dates is confident.
-2. Content candidates: full-text and vector hits on turns, plus the turns of the best topic boxes
-   (optionally expanded along their traces), fused by reciprocal rank.
-3. Validity before relevance: candidates whose session interval or event time fits the window (and
-   whose participants fit) come first; the other content matches follow as fallback.
-4. Pack greedily under the budget; each turn goes out with its context (session interval, event time,
-   speaker) so an answering model can check validity.
+2. Analyse the need: content words and their lemmas for full-text search (function words and the names
+   of the conversation's people left out), and the need without those names for the dense query.
+3. Content candidates: full-text and vector hits on turns, the turns of the best topic boxes and, when
+   asked, of the boxes that share a trace with them. Each candidate is scored by a weighted sum of its
+   lexical score (BM25 over the best hit), its cosine, its box's cosine, and a bonus when a person the
+   question names is its speaker. Scores then flow along the dialogue: a reply inherits most of the score
+   of the question it answers, and a turn some of its neighbours' (the answer to "what did X paint?" is
+   often "a sunset!" right after the turn that says "painting").
+4. Validity before relevance: candidates whose session interval or event time fits the window come
+   first; the other content matches follow as fallback.
+5. Pack greedily under the budget. Lines are compact: the session date once per session group, then
+   ``[turn id] speaker: text`` with the grounded event time; a long turn is cut to its sentences that
+   match the question, the cut marked with "…" (see ``trim_turn``).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
 from graphmem.embed import Embedder
 from graphmem.recall.frames import RecallFrame, induce_frame
-from graphmem.recall.fusion import rrf
 from graphmem.recall.packer import Evidence, PackItem, pack
 from graphmem.store.protocol import GraphStore
+from graphmem.store.text_index import analyze
+from graphmem.tokens import count_tokens
 
 log = logging.getLogger(__name__)
 
-#: Turn candidates from each of full-text and vector search.
-TURN_DEPTH = 60
-#: Boxes retrieved; Membox reports most of the gain within the first 3 boxes, so we look a little further.
-BOX_DEPTH = 8
+#: Turn candidates from each of full-text and vector search: deep enough that fusion and the flow along
+#: the dialogue can promote a turn that one list ranks low (a whole LoCoMo conversation is ~400-700 turns).
+TURN_DEPTH = 100
+#: Boxes retrieved by vector search; their cosine is every member turn's topical context.
+BOX_DEPTH = 30
+#: Boxes whose member turns join the candidates even when no turn-level search found them.
+BOX_MEMBERS = 8
 #: Boxes whose traces are expanded (Membox expands from the top retrieved boxes only).
 TRACE_SEEDS = 2
-#: Fusion weights: box membership is a strong topical signal but coarse, so it counts a little less
-#: than a direct lexical or dense match of the turn itself.
+#: Lexical weight; BM25 is divided by the best hit's score so that it lives on the cosine's scale.
 W_LEXICAL = 1.0
+#: Dense weight (cosine of MiniLM vectors of the need and the turn).
 W_DENSE = 1.0
-W_BOX = 0.8
-W_TRACE = 0.3
-#: Bonus (in RRF units, about two rank places at the head) for a turn by or about a person the question names.
-PERSON_BONUS = 0.002
+#: Box weight: the cosine of the turn's box (the normalized mean of its turns and events) with the need.
+#: Many decisive turns ("They give me the strength to keep going") only say what they are about in the
+#: turns around them; the box carries that topic.
+W_BOX = 0.6
+#: Trace expansion: a box sharing a trace with a top box gets this share of the seed box's cosine.
+W_TRACE = 0.5
+#: Bonus for a turn spoken by a person the question names: people answer questions about themselves
+#: by talking about themselves (in LoCoMo ~96% of the gold turns of a one-person question are that
+#: person's own), while the other speaker mostly reacts.
+SPEAKER_BONUS = 0.5
+#: A reply right after a question of the same session inherits this share of the question's score: the
+#: question carries the topic words, the reply carries the answer ("Did you go hiking?" "Yup, yesterday!").
+ANSWER_SHARE = 0.8
+#: Any turn inherits this share of an adjacent turn's score in the same session: the exchange around a
+#: hit often holds the fact the hit only alludes to.
+NEIGHBOUR_SHARE = 0.5
+#: Ranked turns offered to the packer; far more than any budget here takes.
+PACK_CANDIDATES = 150
+#: A turn line longer than this many tokens is trimmed to the question's sentences (when some match).
+TRIM_MIN_TOKENS = 18
+#: Sentences kept of a long turn in which no sentence matches the question (after its reactions).
+KEEP_UNMATCHED = 1
+
+# Function words and question words left out of the full-text query: they match nearly every turn and
+# only add noise to BM25. Content verbs spaCy counts as stop words ("give", "move", "make") stay in.
+_FUNCTION_WORDS = frozenset(
+    """a about above across after afterwards again against all almost alone along already also although always
+    am among amongst an and another any anyhow anyone anything anyway anywhere are around as at be became
+    because become becomes becoming been before beforehand behind being below beside besides between beyond
+    both but by ca can cannot could did do does doing done down due during each either else elsewhere
+    enough even ever every everyone everything everywhere except few for former formerly from further get
+    had has have he hence her here hereafter hereby herein hereupon hers herself him himself his how however
+    i if in indeed into is it its itself just least less many may me meanwhile might mine more moreover most
+    mostly much must my myself namely neither never nevertheless no nobody none noone nor not nothing now
+    nowhere of off often on once only onto or other others otherwise our ours ourselves out over own per
+    perhaps please quite rather re really regarding same say seem seemed seeming seems several she should
+    since so some somehow someone something sometime sometimes somewhere still such than that the their
+    them themselves then thence there thereafter thereby therefore therein thereupon these they this those
+    though through throughout thru thus to too toward towards under unless until up upon us various very via
+    was we well were what whatever when whence whenever where whereafter whereas whereby wherein whereupon
+    wherever whether which while whither who whoever whole whom whose why will with within without would
+    yet you your yours yourself yourselves 's 'm 're 've 'd 'll n't""".split()
+)
+# Chat reactions with no content of their own ("Wow, Caroline!", "Thanks so much!", "That's awesome!"):
+# generic English small talk. A long turn drops such sentences first when it is trimmed.
+_REACTION_WORDS = frozenset(
+    """wow woah whoa oh ooh aw aww hey hi hello yay yeah yes yep yup nope no ok okay sure thanks thank thx congrats
+    congratulations cool nice great awesome amazing wonderful fantastic incredible lovely sweet glad happy
+    good fun love sounds sound lol haha omg totally definitely absolutely exactly agreed agree true right
+    indeed bet super so much too really that's it's what's i'm you're""".split()
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=\S)")
+_CAPTION_PREFIX = re.compile(r"^(?:a\s+)?(?:photo|photograph|photography|picture|image)\s+of\s+", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -47,6 +110,14 @@ class DialogueRecall:
     evidence: Evidence
     frame: RecallFrame | None
     ranking: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class QueryTerms:
+    """What the question asks, as search sees it: full-text terms and the dense query text."""
+
+    lexical: tuple[str, ...]
+    dense: str
 
 
 def _day(ts: float | None) -> str:
@@ -64,20 +135,245 @@ def _history(store: GraphStore, namespace: str) -> tuple[datetime, datetime, dic
     return start, end, {s.uid: s for s in sessions}
 
 
-def _box_ranking(store: GraphStore, namespace: str, question: str, vector: Any, use_traces: bool) -> tuple[list[str], list[str]]:
-    """Turn keys from the best boxes (in box order), and turn keys reached by trace expansion."""
-    lexical = store.fulltext(namespace, question, BOX_DEPTH, label="Box")
-    dense = store.vector(namespace, vector, BOX_DEPTH, label="Box")
-    boxes = [k for k, _ in rrf([[h.key for h in lexical], [h.key for h in dense]])][:BOX_DEPTH]
-    members = store.box_members(namespace, boxes)
-    from_boxes = [t for b in boxes for t in members.get(b, [])]
-    from_traces: list[str] = []
-    if use_traces and boxes:
-        related = store.trace_boxes(namespace, boxes[:TRACE_SEEDS])
-        extra = [b for seed in boxes[:TRACE_SEEDS] for b in related.get(seed, []) if b not in boxes]
-        extra_members = store.box_members(namespace, list(dict.fromkeys(extra)))
-        from_traces = [t for b in dict.fromkeys(extra) for t in extra_members.get(b, [])]
-    return from_boxes, from_traces
+def _name_parts(people: Sequence[str]) -> frozenset[str]:
+    return frozenset(part.lower() for person in people for part in person.split() if part)
+
+
+def strip_names(text: str, people: Sequence[str]) -> str:
+    """The text without the people's names (and their possessive 's).
+
+    A name says whose memory is asked about; the speaker bonus uses it. Left in the dense query it only
+    pulls towards turns that address the person ("Hey Melanie!"), not towards what they did.
+
+    >>> strip_names("What did Melanie's kids paint?", ["Melanie"])
+    'What did kids paint?'
+    """
+    parts = sorted(_name_parts(people), key=len, reverse=True)
+    if not parts:
+        return text
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in parts) + r")(?:['’]s)?\b", re.IGNORECASE)
+    stripped = re.sub(r"\s+", " ", pattern.sub("", text)).strip()
+    stripped = re.sub(r"\s+([?.!,;:])", r"\1", stripped)
+    return stripped if re.search(r"\w", stripped) else text
+
+
+@functools.lru_cache(maxsize=1)
+def _nlp() -> Any:
+    from graphmem.write.context import _default_nlp  # the writer's pipeline, loaded once per process
+
+    return _default_nlp()
+
+
+@functools.lru_cache(maxsize=4096)
+def analyze_question(need: str, people: tuple[str, ...]) -> QueryTerms:
+    """Content words of the need plus their lemmas ("painted" also searches "paint"), without function
+    words or the people's names; and the dense query text (the need without the names).
+
+    The index holds each turn's lemmas too (``graphmem.write.turns.turn_search_text``), so a question's
+    "paint" meets a turn's "painting" on both sides.
+    """
+    names = _name_parts(people)
+    terms: list[str] = []
+    try:
+        tokens = [(t.text, t.lemma_) for t in _nlp()(need) if not t.is_punct and not t.is_space]
+    except Exception as exc:  # pragma: no cover - spaCy is a declared dependency; degrade to plain words
+        log.warning("question analysis without spaCy: %s", exc)
+        tokens = [(w, w) for w in analyze(need)]
+    for text, lemma in tokens:
+        for word in analyze(text):
+            base = re.sub(r"['’]s$", "", word)
+            if word in _FUNCTION_WORDS or base in names or len(base) < 2 or not re.search(r"\w", word):
+                continue  # also the "s" of a split possessive
+            terms.append(word)
+        for word in analyze(lemma):
+            if word not in _FUNCTION_WORDS and word not in names and len(word) >= 2:
+                terms.append(word)
+    return QueryTerms(tuple(dict.fromkeys(terms)), strip_names(need, people))
+
+
+# --------------------------------------------------------------------------------------------------
+# Serialization
+# --------------------------------------------------------------------------------------------------
+
+
+def session_header(start: float | None) -> str:
+    """The group header: the session's date, written once for all its turns ("8 May 2023:")."""
+    return f"{_day(start)}:"
+
+
+def _stem_match(a: str, b: str) -> bool:
+    """Crude morphological match: "paint" ~ "painting" ~ "painted", "kid" ~ "kids"."""
+    if a == b:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 4
+
+
+def _unit_score(unit: str, terms: Sequence[str]) -> int:
+    words = set(analyze(unit))
+    return sum(1 for t in terms if any(_stem_match(t, w) for w in words))
+
+
+def short_caption(caption: str) -> str:
+    """A photo caption without its "a photo of" opening: "[photo: a lake]" says the same in fewer tokens."""
+    return _CAPTION_PREFIX.sub("", caption.strip()) or caption.strip()
+
+
+def _content_words(unit: str, names: frozenset[str]) -> int:
+    return sum(1 for w in analyze(unit) if w not in _REACTION_WORDS and w not in _FUNCTION_WORDS and w not in names)
+
+
+def _is_reaction(unit: str, names: frozenset[str]) -> bool:
+    words = analyze(unit)
+    return bool(words) and all(w in _REACTION_WORDS or w in _FUNCTION_WORDS or w in names for w in words)
+
+
+def trim_turn(utterance: str, caption: str | None, terms: Sequence[str], names: frozenset[str] = frozenset()) -> tuple[str, bool]:
+    """The turn's text for the evidence, and whether it was cut.
+
+    A long turn keeps only its sentences (and photo caption) that share a word with the question, in
+    their order, each cut marked with "…"; a long turn with no matching sentence only loses its content-free
+    reactions ("Wow, Mel!", "Thanks so much!"). This is legitimate compression, not invention: every kept
+    word is the speaker's own, the turn id and its context (speaker, session date, event time) always
+    stay, and the marks tell the reader that the turn says more.
+    """
+    units = [u for u in _SENTENCE_END.split(utterance.strip()) if u]
+    photo = f"[photo: {short_caption(caption)}]" if caption else None
+    full = utterance.strip() + (f" {photo}" if photo else "")
+    if not terms or count_tokens(full) <= TRIM_MIN_TOKENS:
+        return full, False
+    scored = [(_unit_score(u, terms), u) for u in units]
+    photo_score = _unit_score(caption or "", terms) if photo else 0
+    if max([s for s, _ in scored] + [photo_score]) <= 0:
+        # Nothing matches the question: keep the turn's most contentful sentences (KEEP_UNMATCHED of them,
+        # by number of content words; reactions and greetings have few) and the photo.
+        richness = sorted(range(len(units)), key=lambda i: (-_content_words(units[i], names), i))
+        content = [i for i in richness if not _is_reaction(units[i], names)][:KEEP_UNMATCHED]
+        scored = [(1 if i in content else 0, u) for i, u in enumerate(units)]
+        photo_score = 1
+        if all(score for score, _ in scored):
+            return full, False
+    pieces: list[str] = []
+    cut = False
+    previous_kept = True
+    for score, unit in scored:
+        if score > 0:
+            if not previous_kept and pieces and pieces[-1] != "…":
+                pieces.append("…")
+            pieces.append(unit)
+            previous_kept = True
+        else:
+            if not pieces or pieces[-1] != "…":
+                pieces.append("…")
+            cut = True
+            previous_kept = False
+    if photo:
+        if photo_score > 0:
+            pieces.append(photo)
+        else:
+            if pieces and pieces[-1] != "…":
+                pieces.append("…")
+            cut = True
+    text = " ".join(pieces).replace(" … …", " …")
+    return (text, cut) if cut else (full, False)
+
+
+def turn_line(props: dict[str, Any], terms: Sequence[str] = (), names: frozenset[str] = frozenset()) -> str:
+    """``[id] speaker: text [photo: caption] (event D)``; trimmed to the question's sentences when long."""
+    text, _ = trim_turn(str(props.get("utterance", "")), props.get("image_caption"), terms, names)
+    line = f"[{props['uid']}] {props.get('speaker', '?')}: {text}"
+    if props.get("event_start") is not None:
+        line += f" (event {_day(props['event_start'])}"
+        if props.get("event_end") is not None and _day(props["event_end"]) != _day(props["event_start"]):
+            line += f" to {_day(props['event_end'])}"
+        line += ")"
+    return line
+
+
+# --------------------------------------------------------------------------------------------------
+# Recall
+# --------------------------------------------------------------------------------------------------
+
+
+def _cosine(hit_score: float) -> float:
+    """The store's vector score is ``(1 + cos) / 2``; back to the cosine."""
+    return 2.0 * hit_score - 1.0
+
+
+def _content_scores(
+    store: GraphStore,
+    namespace: str,
+    query: QueryTerms,
+    vector: Any,
+    use_boxes: bool,
+    use_traces: bool,
+) -> dict[str, float]:
+    """Content score of each candidate turn, before people and the dialogue flow."""
+    lexical = store.fulltext(namespace, " ".join(query.lexical), TURN_DEPTH) if query.lexical else []
+    dense = store.vector(namespace, vector, TURN_DEPTH)
+    best_bm25 = max((h.score for h in lexical), default=0.0)
+    bm25 = {h.key: h.score / best_bm25 for h in lexical} if best_bm25 > 0 else {}
+    cos = {h.key: _cosine(h.score) for h in dense}
+    # A turn outside the dense list is at most as close as the last one in it.
+    cos_floor = min(cos.values(), default=0.0)
+    candidates: dict[str, None] = dict.fromkeys([*bm25, *cos])
+
+    box_cos: dict[str, float] = {}
+    box_floor = 0.0
+    box_of: dict[str, str] = {}
+    if use_boxes:
+        box_hits = store.vector(namespace, vector, BOX_DEPTH, label="Box")
+        box_cos = {h.key: _cosine(h.score) for h in box_hits}
+        box_floor = min(box_cos.values(), default=0.0)
+        top_boxes = [h.key for h in box_hits[:BOX_MEMBERS]]
+        expand = list(top_boxes)
+        if use_traces and top_boxes:
+            # A box on the same trace as a top box (the same activity in another session) inherits a
+            # share of the seed's cosine, and its turns join the candidates.
+            seeds = top_boxes[:TRACE_SEEDS]
+            related = store.trace_boxes(namespace, seeds)
+            for seed in seeds:
+                for other in related.get(seed, []):
+                    box_cos[other] = max(box_cos.get(other, box_floor), W_TRACE * box_cos[seed])
+                    expand.append(other)
+        members = store.box_members(namespace, list(dict.fromkeys(expand)))
+        for box, turns in members.items():
+            for turn in turns:
+                candidates.setdefault(turn, None)
+                box_of[turn] = box
+        missing = [k for k in candidates if k not in box_of]
+        box_of.update(store.boxes_of(namespace, missing))
+
+    scores: dict[str, float] = {}
+    for key in candidates:
+        score = W_LEXICAL * bm25.get(key, 0.0) + W_DENSE * cos.get(key, cos_floor)
+        if use_boxes:
+            score += W_BOX * box_cos.get(box_of.get(key, ""), box_floor)
+        scores[key] = score
+    return scores
+
+
+def _flow(store: GraphStore, namespace: str, scores: dict[str, float], nodes: dict[str, dict[str, Any]]) -> dict[str, float]:
+    """Let scores flow to adjacent turns of the same session (see ``ANSWER_SHARE`` and ``NEIGHBOUR_SHARE``)."""
+    around = store.neighbours(namespace, list(scores), 1, 1)
+    extra = [k for chain in around.values() for k in chain if k not in nodes]
+    if extra:
+        nodes.update(store.get_nodes(namespace, list(dict.fromkeys(extra))))
+    flowed = dict(scores)
+    for key, score in scores.items():
+        chain = around.get(key, [key])
+        position = chain.index(key) if key in chain else 0
+        props = nodes.get(key, {})
+        session = props.get("session")
+        is_question = "?" in str(props.get("utterance", ""))
+        for offset, other in enumerate(chain):
+            if other == key or nodes.get(other, {}).get("session") != session:
+                continue
+            share = NEIGHBOUR_SHARE
+            if offset > position and is_question and nodes[other].get("speaker") != props.get("speaker"):
+                share = ANSWER_SHARE  # the reply to a question
+            flowed[other] = max(flowed.get(other, float("-inf")), share * score)
+    return flowed
 
 
 def recall_dialogue(
@@ -98,56 +394,47 @@ def recall_dialogue(
     speakers: set[str] = set()
     for ep in store.episode_nodes(namespace):
         speakers.update(json.loads(ep.get("speakers", "[]")))
-    frame = induce_frame(question, hist_start, hist_end, sorted(speakers)) if use_frames else None
+    known = sorted(speakers)
+    frame = induce_frame(question, hist_start, hist_end, known) if use_frames else None
     need = frame.need if frame is not None and frame.need.strip() else question
+    if frame is not None and frame.reference:
+        # "after the roadtrip": the frame takes the relation out of the need, but the event it points at
+        # is what the answer's neighbourhood talks about.
+        need = f"{need} {frame.reference}"
+    people = set(frame.people) if frame is not None else set(induce_frame(question, hist_start, hist_end, known).people)
 
-    vector = embedder.embed([question])[0]
-    lexical = [h.key for h in store.fulltext(namespace, need, TURN_DEPTH)]
-    dense = [h.key for h in store.vector(namespace, vector, TURN_DEPTH)]
-    lists, weights = [lexical, dense], [W_LEXICAL, W_DENSE]
-    if use_boxes:
-        from_boxes, from_traces = _box_ranking(store, namespace, need, vector, use_traces)
-        lists += [from_boxes, from_traces]
-        weights += [W_BOX, W_TRACE]
-    fused = dict(rrf(lists, weights=weights))
+    query = analyze_question(need, tuple(known))
+    vector = embedder.embed([query.dense])[0]
+    content = _content_scores(store, namespace, query, vector, use_boxes, use_traces)
 
     window: set[str] = set()
     if frame is not None and frame.confident and frame.start is not None and frame.end is not None:
         window = set(store.units_in_window(namespace, frame.start.timestamp(), frame.end.timestamp()))
-        # Valid turns that no content search reached still compete, at the bottom of the valid tier.
-        for key in window:
-            fused.setdefault(key, 0.0)
 
-    nodes = store.get_nodes(namespace, list(fused))
-    people = set(frame.people) if frame is not None else set()
+    nodes = store.get_nodes(namespace, list(dict.fromkeys([*content, *window])))
+    scored: dict[str, float] = {}
+    for key, score in content.items():
+        if key in nodes:
+            bonus = SPEAKER_BONUS if people and nodes[key].get("speaker") in people else 0.0
+            scored[key] = score + bonus
+    scored = _flow(store, namespace, scored, nodes)
+    # Valid turns that no content search reached still compete, at the bottom of the valid tier.
+    floor = min(scored.values(), default=0.0) - 1.0
+    for key in window:
+        scored.setdefault(key, floor)
 
-    def score(key: str) -> tuple[int, float, str]:
-        props = nodes.get(key, {})
-        bonus = 0.0
-        if people:
-            participants = set(json.loads(props.get("payload", "{}")).get("participants", [])) | {props.get("speaker")}
-            if people & participants:
-                bonus = PERSON_BONUS
+    def rank_key(key: str) -> tuple[int, float, str]:
         valid = 0 if (not window or key in window) else 1
-        return valid, -(fused[key] + bonus), key
+        return valid, -scored[key], key
 
-    ranking = [k for k in sorted(fused, key=score) if k in nodes and (fused[k] > 0 or k in window)]
+    ranking = [k for k in sorted(scored, key=rank_key) if k in nodes and nodes[k].get("uid")]
+    names = _name_parts(known)
     items: list[PackItem] = []
-    for key in ranking:
+    for key in ranking[:PACK_CANDIDATES]:
         props = nodes[key]
         session = sessions.get(props.get("session", ""))
-        header = ""
-        if session is not None:
-            header = f"Session {session.seq + 1} ({_day(session.start)} to {_day(session.end)}):"
-        line = f"[{props['uid']}] {props.get('speaker', '?')}: {props.get('utterance', '')}"
-        if props.get("image_caption"):
-            line += f" [photo: {props['image_caption']}]"
-        if props.get("event_start") is not None:
-            line += f" (event: {_day(props['event_start'])}"
-            if props.get("event_end") is not None and _day(props["event_end"]) != _day(props["event_start"]):
-                line += f" to {_day(props['event_end'])}"
-            line += ")"
-        items.append(PackItem(props["uid"], line, order=float(props.get("seq", 0)), header=header))
+        header = session_header(session.start) if session is not None else ""
+        items.append(PackItem(props["uid"], turn_line(props, query.lexical, names), order=float(props.get("seq", 0)), header=header))
     return DialogueRecall(pack(items, budget), frame, tuple(ranking))
 
 

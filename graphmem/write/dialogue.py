@@ -1,15 +1,19 @@
 """Writing a dialogue session: context extraction, topic boxes, trace weaving, then one transaction.
 
-The heavy parts (spaCy, the embedding model) are loaded once per writer. Everything is computed before
-anything is written, so a failure leaves the store as it was.
+The heavy parts (spaCy, the embedding model) are loaded once per writer and run in batches: every text
+of a session is parsed once (context extraction, the loom's decider, box extraction and the weaver share
+the parses) and embedded in two model calls per session (the turns, then all the boxes' events).
+Everything is computed before anything is written, so a failure leaves the store as it was.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 
@@ -18,11 +22,82 @@ from graphmem.errors import ConflictError, InvalidRecordError
 from graphmem.records import Turn
 from graphmem.store.protocol import GraphStore, node_key
 from graphmem.write.context import ContextExtractor
-from graphmem.write.loom import BoxExtractor, LocalDecider, TopicLoom, make_loom_turns, turn_text
+from graphmem.write.loom import (
+    BoxExtractor,
+    LocalDecider,
+    LoomTurn,
+    SealedBox,
+    TopicLoom,
+    make_loom_turns,
+    normalize_for_parse,
+    split_photo,
+)
 from graphmem.write.turns import BoxWrite, build_session_batch, dialogue_so_far, session_digest
 from graphmem.write.weaver import TraceEvent, TraceWeaver
 
 log = logging.getLogger(__name__)
+
+#: Parses kept by the shared spaCy cache: a few sessions' worth of turns, captions and event phrases, so
+#: memory stays bounded (a parse of a chat turn is tens of kilobytes) while every stage of one session
+#: finds the others' parses.
+PARSE_CACHE_SIZE = 2048
+#: Weight of the box's events against its turns in the box embedding (see ``box_embedding``).
+BOX_EVENT_WEIGHT = 0.5
+
+
+class SharedParses:
+    """A spaCy pipeline whose parses are cached by text and shared by every stage of the writer.
+
+    Context extraction, the loom's decider, box extraction and the weaver each parse the same turns; with
+    this wrapper a text is parsed once (in a batch) and every stage reads the same ``Doc``. Always runs the
+    full pipeline: a stage that asks for ``disable=["parser"]`` gets a parse with more annotations, and the
+    tagger, lemmatizer and NER give the same answers with or without the parser.
+    """
+
+    def __init__(self, nlp: Any, size: int = PARSE_CACHE_SIZE) -> None:
+        self.nlp = nlp
+        self.size = size
+        self._docs: OrderedDict[str, Any] = OrderedDict()
+
+    def prefetch(self, texts: Iterable[str]) -> None:
+        """Parse, in one batch, the texts not yet cached."""
+        missing = list(dict.fromkeys(t for t in texts if t not in self._docs))
+        if missing:
+            for text, doc in zip(missing, self.nlp.pipe(missing)):
+                self._docs[text] = doc
+            while len(self._docs) > self.size:
+                self._docs.popitem(last=False)
+
+    def _doc(self, text: str) -> Any:
+        doc = self._docs.get(text)
+        if doc is None:
+            self.prefetch([text])
+            doc = self._docs[text]
+        else:
+            self._docs.move_to_end(text)
+        return doc
+
+    def __call__(self, text: str, disable: Sequence[str] = (), **_: Any) -> Any:
+        return self._doc(text)
+
+    def pipe(self, texts: Iterable[str], **_: Any) -> Iterator[Any]:
+        texts = list(texts)
+        self.prefetch(texts)
+        return iter([self._doc(t) for t in texts])
+
+
+def box_embedding(turn_vectors: np.ndarray, event_vectors: np.ndarray) -> np.ndarray:
+    """The box's vector: the normalized mean of its turns' vectors, with its events at ``BOX_EVENT_WEIGHT``.
+
+    The turns are already embedded (the loom needs them), so a box costs no model call; the mean of
+    unit-length sentence vectors is the usual centroid of a topic, and the events pull it towards what
+    happened in the box rather than its small talk.
+    """
+    vector = turn_vectors.mean(axis=0)
+    if len(event_vectors):
+        vector = vector + BOX_EVENT_WEIGHT * event_vectors.mean(axis=0)
+    norm = float(np.linalg.norm(vector))
+    return (vector / norm if norm > 0 else vector).astype(np.float32)
 
 
 class DialogueWriter:
@@ -30,7 +105,8 @@ class DialogueWriter:
         self.store = store
         self.embedder = embedder
         self.boxes = boxes
-        self.contexts = ContextExtractor()
+        self._parses: SharedParses | None = None
+        self._contexts: ContextExtractor | None = None
         self._loom: TopicLoom | None = None
         self._weaver: TraceWeaver | None = None
 
@@ -38,15 +114,29 @@ class DialogueWriter:
         return self.embedder.embed(list(texts))
 
     @property
+    def parses(self) -> SharedParses:
+        if self._parses is None:
+            from graphmem.write.context import _default_nlp
+
+            self._parses = SharedParses(_default_nlp())
+        return self._parses
+
+    @property
+    def contexts(self) -> ContextExtractor:
+        if self._contexts is None:
+            self._contexts = ContextExtractor(self.parses)
+        return self._contexts
+
+    @property
     def loom(self) -> TopicLoom:
         if self._loom is None:
-            self._loom = TopicLoom(LocalDecider(), BoxExtractor())
+            self._loom = TopicLoom(LocalDecider(nlp=self.parses), BoxExtractor(nlp=self.parses))
         return self._loom
 
     @property
     def weaver(self) -> TraceWeaver:
         if self._weaver is None:
-            self._weaver = TraceWeaver(self._embed)
+            self._weaver = TraceWeaver(self._embed, nlp=self.parses)
         return self._weaver
 
     def add_session(
@@ -83,38 +173,51 @@ class DialogueWriter:
         # Speakers of earlier sessions help recognise names mentioned in this one.
         known = set(json.loads(episode.get("speakers", "[]"))) if episode else set()
         speakers = sorted({t.speaker for t in turns} | known)
-        contexts = self.contexts.extract(turns, started_at, speakers)
         loom_turns = make_loom_turns(session_id, turns, self._embed)
+        # Every text any stage will parse, in one spaCy batch: the turns and captions (context), the
+        # loom's text of each turn (decider, entities) and its utterance without the photo (box extraction).
+        self.parses.prefetch(
+            [t.text for t in turns]
+            + [t.image_caption for t in turns if t.image_caption]
+            + [normalize_for_parse(lt.text) for lt in loom_turns]
+            + [normalize_for_parse(split_photo(lt.text)[0]) for lt in loom_turns]
+        )
+        contexts = self.contexts.extract(turns, started_at, speakers)
         embeddings = np.stack([lt.embedding for lt in loom_turns])
         boxes: list[BoxWrite] = []
         if self.boxes:
-            boxes = self._boxes(namespace, session_id, turns, loom_turns)
+            boxes = self._boxes(namespace, session_id, loom_turns)
         batch = build_session_batch(
             namespace, episode_id, session_id, turns, started_at, ended_at, contexts, embeddings, boxes, so_far, digest, speakers
         )
         self.store.write(batch)
         return True
 
-    def _boxes(self, namespace: str, session_id: str, turns: Sequence[Turn], loom_turns) -> list[BoxWrite]:  # type: ignore[no-untyped-def]
-        sealed = self.loom.segment(session_id, loom_turns)
+    def _boxes(self, namespace: str, session_id: str, loom_turns: Sequence[LoomTurn]) -> list[BoxWrite]:
+        sealed: list[SealedBox] = self.loom.segment(session_id, loom_turns)
         by_id = {lt.id: lt for lt in loom_turns}
         existing = [
             (row["trace"], TraceEvent(row["key"], row["box"], row["text"], np.asarray(row["embedding"], dtype=np.float32)))
             for row in self.store.trace_events(namespace)
             if row.get("embedding") is not None
         ]
+        # All the session's events in one model call (a box without events is represented by its topic).
+        event_texts = [list(box.events) or [box.topic] for box in sealed]
+        flat = [text for texts in event_texts for text in texts]
+        flat_vecs = self._embed(flat) if flat else np.zeros((0, self.embedder.dimensions), dtype=np.float32)
+        self.parses.prefetch(flat + [box.topic for box in sealed])
         extractor = self.loom.extractor
         result: list[BoxWrite] = []
-        for box in sealed:
+        offset = 0
+        for box, texts in zip(sealed, event_texts):
             members = [by_id[t] for t in box.turn_ids]
-            box_text = f"{box.topic}. " + "; ".join(box.events) + ". " + " ".join(turn_text(t) for t in turns if t.id in box.turn_ids)
-            box_vec = self._embed([box_text])[0]
-            event_texts = list(box.events) or [box.topic]
-            event_vecs = self._embed(event_texts)
+            event_vecs = flat_vecs[offset: offset + len(texts)]
+            offset += len(texts)
             events = [
                 TraceEvent(f"{box.box_id}#e{i}", node_key("Box", box.box_id), text, vec)
-                for i, (text, vec) in enumerate(zip(event_texts, event_vecs))
+                for i, (text, vec) in enumerate(zip(texts, event_vecs))
             ]
+            box_vec = box_embedding(np.stack([m.embedding for m in members]), event_vecs if box.events else event_vecs[:0])
             entities = set(extractor.entities(members)) | set(box.keywords)
             assignments = self.weaver.weave(existing, box, events, entities)
             # Later boxes of the same session can join traces this box starts.

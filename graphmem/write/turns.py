@@ -37,10 +37,22 @@ def session_digest(session_id: str, started_at: datetime, ended_at: datetime | N
 
 
 def turn_search_text(turn: Turn, context: TurnContext) -> str:
-    """What full-text and vector search see for a turn: speaker, text, photo caption."""
+    """What full-text search sees for a turn: speaker, text, photo caption, then the turn's content lemmas.
+
+    The lemmas ("paint" for "painted", "kid" for "kids") let a question's word meet the turn's inflected
+    form: both backends' analyzers only lower-case, they do not stem. Recall adds the lemmas of the
+    question's words too (``graphmem.recall.dialogue.analyze_question``).
+
+    >>> turn_search_text(Turn("D1:3", "Caroline", "I painted lakes."), context)
+    'Caroline: I painted lakes. paint lake'
+    """
     text = f"{turn.speaker}: {turn.text}"
     if turn.image_caption:
         text += f" [photo: {turn.image_caption}]"
+    # All content lemmas, also those equal to their surface form: repeating a content word once more
+    # weights it over the turn's small talk (measured slightly better than adding only the new forms).
+    if context.keywords:
+        text += " " + " ".join(context.keywords)
     return text
 
 

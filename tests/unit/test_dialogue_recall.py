@@ -1,0 +1,207 @@
+"""Validity-aware dialogue recall on a small hand-written dialogue (real MiniLM and spaCy, embedded store):
+the frame's window comes first, a person-named question prefers that person's turns, a reply inherits its
+question's score, evidence stays within budget with turn ids and session dates, and trace expansion
+reaches a related box in a distant session. Plus the pure helpers (question analysis, trimming)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+
+import pytest
+
+from graphmem.records import Turn
+from graphmem.recall import dialogue as rd
+from graphmem.tokens import count_tokens
+
+NS = "ana-ben"
+
+
+def _at(year: int, month: int, day: int) -> datetime:
+    return datetime(year, month, day, 14, 0, tzinfo=timezone.utc)
+
+
+# Four sessions over a year; pottery comes back in sessions 1, 3 and 4, running in 1, 2 and 4.
+SESSIONS = [
+    ("s1", _at(2023, 3, 1), [
+        ("D1:1", "Ana", "Hi Ben! Guess what, I started a pottery class last week and I love shaping clay."),
+        ("D1:2", "Ben", "That's great! What did you make in the pottery class?"),
+        ("D1:3", "Ana", "A small blue bowl for my kitchen. The teacher says my wheel technique is improving."),
+        ("D1:4", "Ben", "By the way, I have been training for a marathon in the spring."),
+        ("D1:5", "Ana", "Wow, how far do you run every week?"),
+        ("D1:6", "Ben", "About forty kilometres, mostly along the river on Sunday mornings."),
+    ]),
+    ("s2", _at(2023, 5, 10), [
+        ("D2:1", "Ben", "I finished the marathon last Sunday! My legs still hurt but I am proud."),
+        ("D2:2", "Ana", "Congratulations, that is a huge achievement! How long did it take you?"),
+        ("D2:3", "Ben", "Four hours and ten minutes."),
+        ("D2:4", "Ana", "I went hiking in the mountains with my sister, the views were amazing."),
+        ("D2:5", "Ben", "Sounds lovely. I also run in the park near my office at lunch."),
+        ("D2:6", "Ana", "I sometimes run in the park too, but only short jogs."),
+    ]),
+    ("s3", _at(2023, 9, 20), [
+        ("D3:1", "Ben", "Hey Ana, how are things? I adopted a puppy called Max last month."),
+        ("D3:2", "Ana", "Oh he must be adorable! What breed is he?"),
+        ("D3:3", "Ben", "A beagle. He chews everything, including my running shoes."),
+        ("D3:4", "Ana", "Haha. By the way, I signed up for an advanced pottery class and made a tall vase with a glaze."),
+        ("D3:5", "Ben", "You should sell your pottery at the market someday."),
+    ]),
+    ("s4", _at(2023, 12, 15), [
+        ("D4:1", "Ana", "Happy holidays Ben! I gave my parents a set of mugs from my pottery class as a present."),
+        ("D4:2", "Ben", "What a thoughtful gift! I took Max to the vet yesterday, he is healthy."),
+        ("D4:3", "Ana", "Glad to hear it. Are you training for another race?"),
+        ("D4:4", "Ben", "Yes, a half marathon in March next year."),
+    ]),
+]
+
+
+@pytest.fixture(scope="module")
+def memory():
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("spacy")
+    from graphmem.memory import Memory
+    from graphmem.store.embedded import EmbeddedStore
+
+    with Memory(store=EmbeddedStore()) as mem:
+        for session_id, start, turns in SESSIONS:
+            mem.add_session(NS, session_id, [Turn(i, speaker, text) for i, speaker, text in turns], start)
+        yield mem
+
+
+def recall(memory, question: str, budget: int = 300, **options):
+    return rd.recall_dialogue(memory.store, memory.embedder, NS, question, budget, **options)
+
+
+def uid(key: str) -> str:
+    return key.split(":", 1)[1]
+
+
+# --------------------------------------------------------------------------------------------------
+# Behaviour
+# --------------------------------------------------------------------------------------------------
+
+
+def test_frame_window_turns_come_first(memory):
+    result = recall(memory, "What did Ana do in December 2023?")
+    frame = result.frame
+    assert frame is not None and frame.confident
+    window = set(memory.store.units_in_window(NS, frame.start.timestamp(), frame.end.timestamp()))
+    assert "turn:D4:1" in window and "turn:D1:1" not in window
+    tiers = [key in window for key in result.ranking]
+    assert tiers == sorted(tiers, reverse=True), "a turn outside the window ranks before one inside it"
+    # The packed evidence also starts with the window: its pack order is the ranking's order.
+    packed = [f"turn:{i}" for i in result.evidence.source_ids]
+    assert packed and packed[0] in window
+
+
+def test_content_fallback_after_the_window(memory):
+    # Pottery is talked about before the window too: those turns still come, after the window's turns.
+    result = recall(memory, "What did Ana make in her pottery class in December 2023?", budget=2000)
+    ranking = list(result.ranking)
+    assert ranking.index("turn:D4:1") < ranking.index("turn:D1:1")
+    assert "D1:1" in result.evidence.source_ids
+
+
+@pytest.mark.parametrize("person, own, other", [("Ben", "turn:D2:5", "turn:D2:6"), ("Ana", "turn:D2:6", "turn:D2:5")])
+def test_person_named_question_prefers_that_persons_turns(memory, person, own, other):
+    # Both say they run in the park; the question names one of them.
+    ranking = list(recall(memory, f"Where does {person} go running?").ranking)
+    assert ranking.index(own) < ranking.index(other)
+
+
+def test_reply_inherits_the_score_of_its_question(memory, monkeypatch):
+    # "Four hours and ten minutes." shares no word with the question; the question it answers does.
+    question = "How long did the marathon take?"
+    ranking = list(recall(memory, question).ranking)
+    assert ranking[:2] == ["turn:D2:2", "turn:D2:3"]
+    monkeypatch.setattr(rd, "ANSWER_SHARE", 0.0)
+    monkeypatch.setattr(rd, "NEIGHBOUR_SHARE", 0.0)
+    alone = list(recall(memory, question).ranking)
+    assert alone.index("turn:D2:3") > 2
+
+
+@pytest.mark.parametrize("budget", [40, 80, 150, 400])
+def test_evidence_within_budget_carries_turn_ids_and_session_dates(memory, budget):
+    evidence = recall(memory, "How is Ana's pottery going?", budget=budget).evidence
+    assert evidence.tokens <= budget and evidence.tokens == count_tokens(evidence.text)
+    assert evidence.source_ids, "a budget of 40 tokens still fits a turn"
+    dates = {f"{start.day} {start:%b %Y}:" for _, start, _ in SESSIONS}
+    current_header = None
+    seen = []
+    for line in evidence.text.splitlines():
+        if line in dates:
+            current_header = line
+            continue
+        match = re.match(r"^\[(D\d+:\d+)\] (Ana|Ben): \S", line)
+        assert match, f"not a turn line: {line!r}"
+        session = next(start for _, start, turns in SESSIONS if any(t[0] == match[1] for t in turns))
+        assert current_header == f"{session.day} {session:%b %Y}:", "a turn under another session's date"
+        seen.append(match[1])
+    assert sorted(seen) == sorted(evidence.source_ids)
+
+
+def test_trace_expansion_reaches_a_related_box_in_a_distant_session(memory, monkeypatch):
+    # The pottery boxes of sessions 1, 3 and 4 share a trace.
+    store = memory.store
+    related = store.trace_boxes(NS, ["box:s1#b0"])["box:s1#b0"]
+    assert "box:s4#b0" in related
+    # Narrow every other channel to the single best hit, as in a long history where the December box is
+    # far down both lists: only the trace can bring it in.
+    monkeypatch.setattr(rd, "TURN_DEPTH", 1)
+    monkeypatch.setattr(rd, "BOX_DEPTH", 1)
+    monkeypatch.setattr(rd, "BOX_MEMBERS", 1)
+    question = "What did Ana shape from clay at the pottery wheel?"
+    without = recall(memory, question, use_traces=False).ranking
+    with_traces = recall(memory, question, use_traces=True).ranking
+    assert "turn:D4:1" not in without
+    assert "turn:D4:1" in with_traces
+
+
+def test_no_history_gives_empty_evidence():
+    from graphmem.embed import default_embedder
+    from graphmem.store.embedded import EmbeddedStore
+
+    result = rd.recall_dialogue(EmbeddedStore(), default_embedder(), "nobody", "What happened?", 100)
+    assert result.evidence.source_ids == () and result.evidence.tokens == 0
+
+
+# --------------------------------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------------------------------
+
+
+def test_analyze_question_drops_names_and_function_words_and_adds_lemmas():
+    pytest.importorskip("spacy")
+    query = rd.analyze_question("What has Melanie's daughter painted?", ("Melanie", "Caroline"))
+    assert "paint" in query.lexical and "painted" in query.lexical and "daughter" in query.lexical
+    assert not {"what", "has", "melanie", "melanie's", "s"} & set(query.lexical)
+    assert query.dense == "What has daughter painted?"
+
+
+def test_strip_names_keeps_a_question_made_only_of_a_name():
+    assert rd.strip_names("Caroline?", ["Caroline"]) == "Caroline?"
+    assert rd.strip_names("Did Mel and Caroline meet?", ["Caroline Smith"]) == "Did Mel and meet?"
+
+
+def test_trim_keeps_matching_sentences_and_marks_cuts():
+    text = ("Thanks, Caroline! It was a busy week at work. We finally painted the kitchen wall blue. "
+            "The kids helped a lot.")
+    trimmed, cut = rd.trim_turn(text, "a photo of a blue wall", ["paint", "wall"], frozenset({"caroline"}))
+    assert cut
+    assert trimmed == "… We finally painted the kitchen wall blue. … [photo: a blue wall]"
+
+
+def test_trim_leaves_short_turns_and_unmatched_content_alone():
+    short = "I painted it blue."
+    assert rd.trim_turn(short, None, ["paint"]) == (short, False)
+    # No sentence matches: reactions go, the most contentful sentence stays, the cut is marked.
+    text = "Wow, Mel! That's awesome! I gave my parents a set of mugs from my pottery class as a present."
+    trimmed, cut = rd.trim_turn(text, None, ["vacation"], frozenset({"mel"}))
+    assert cut and trimmed == "… I gave my parents a set of mugs from my pottery class as a present."
+
+
+def test_turn_line_has_id_speaker_and_event_time():
+    props = {"uid": "D2:1", "speaker": "Ben", "utterance": "I finished the marathon last Sunday!",
+             "event_start": _at(2023, 5, 7).timestamp(), "event_end": _at(2023, 5, 7).timestamp()}
+    assert rd.turn_line(props) == "[D2:1] Ben: I finished the marathon last Sunday! (event 7 May 2023)"
+    assert rd.session_header(_at(2023, 5, 10).timestamp()) == "10 May 2023:"
