@@ -274,7 +274,8 @@ def test_explicit_month_and_year_is_confident_exactly_when_it_meets_the_history(
     first = datetime(year, month, 1, tzinfo=UTC)
     last = (first + timedelta(days=32)).replace(day=1) - timedelta(seconds=1)
     low, high = history_window(start, end)
-    meets = first - FRAME_BUFFER <= high and last + FRAME_BUFFER >= low
+    # The month must itself fall within the buffered history (by date); the buffer is not applied twice.
+    meets = first.date() <= high.date() and last.date() >= low.date()
     assert frame.confident == meets
     if meets:
         assert frame.start == max(first - FRAME_BUFFER, low)
