@@ -57,8 +57,6 @@ SESSIONS = [
 
 @pytest.fixture(scope="module")
 def memory():
-    pytest.importorskip("sentence_transformers")
-    pytest.importorskip("spacy")
     from graphmem.memory import Memory
     from graphmem.store.embedded import EmbeddedStore
 
@@ -171,7 +169,6 @@ def test_no_history_gives_empty_evidence():
 
 
 def test_analyze_question_drops_names_and_function_words_and_adds_lemmas():
-    pytest.importorskip("spacy")
     query = rd.analyze_question("What has Melanie's daughter painted?", ("Melanie", "Caroline"))
     assert "paint" in query.lexical and "painted" in query.lexical and "daughter" in query.lexical
     assert not {"what", "has", "melanie", "melanie's", "s"} & set(query.lexical)

