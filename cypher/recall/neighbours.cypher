@@ -2,6 +2,7 @@
 // Parameters: $namespace, $keys: [String], $before, $after. Returns: key, back: [[distance, key]], ahead: [[distance, key]].
 UNWIND $keys AS k
 MATCH (u:Memory {namespace: $namespace, key: k})
+USING INDEX SEEK u:Memory(namespace, key)
 RETURN k AS key,
        COLLECT { MATCH p = (b)-[:NEXT*1..16]->(u) WHERE length(p) <= $before RETURN [length(p), b.key] } AS back,
        COLLECT { MATCH p = (u)-[:NEXT*1..16]->(a) WHERE length(p) <= $after RETURN [length(p), a.key] } AS ahead

@@ -2,4 +2,5 @@
 // Parameters: $namespace, $episode, $ts: [Integer]. Returns: t, props.
 UNWIND $ts AS t
 MATCH (s:Step {namespace: $namespace, episode: $episode, t: t})
+USING INDEX SEEK s:Step(namespace, episode, t)
 RETURN t, s {.*, embedding: null} AS props

@@ -5,6 +5,7 @@
 // cost never grows with the database or a large namespace. Scores are the index's (1 + cos) / 2.
 // Parameters: $namespace, $embedding: [Float], $cap, $k. Returns: seen, hits: [[key, uid, score]] (best first).
 MATCH (u:Box {namespace: $namespace})
+USING INDEX SEEK u:Box(namespace)
 WITH u LIMIT $cap
 WITH collect(u) AS candidates
 RETURN size(candidates) AS seen,
