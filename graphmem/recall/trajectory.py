@@ -3,8 +3,10 @@
 1. Parse the question's anchors against the memory's own vocabulary (``anchors.parse_anchors``).
 2. Realize them with index lookups: the n-th/last occurrence of an event, the step at an offset, the
    latest event before a bound.
-3. Gather candidates: the decisive steps, their minimal chain neighbourhood, then full-text + vector
-   matches; rerank by anchor fit, chain support and text similarity.
+3. Gather candidates and rerank them by anchor fit, chain support and text similarity. When the anchor
+   resolved to a step, the candidates are the decisive steps and the trajectory around them (one index
+   seek on the step index): nothing a text search could add ranks above them. Otherwise full-text and
+   vector matches, searched side by side, are the candidates.
 4. Pack greedily under the budget, one short line per step with only the fields the question needs.
 """
 
@@ -21,6 +23,7 @@ from graphmem.recall.anchors import Anchors, Vocabulary, parse_anchors
 from graphmem.recall.executor import EvidenceBundle, EvidenceStep
 from graphmem.recall.fusion import rrf
 from graphmem.recall.packer import Evidence, PackItem, pack
+from graphmem.recall.parallel import together
 from graphmem.records import Step
 from graphmem.store.protocol import GraphStore, node_key
 from graphmem.write.steps import step_from_json, step_uid
@@ -38,6 +41,8 @@ W_TEXT = 0.25
 CHAIN_SPAN = 3
 #: Content candidates fetched from each of full-text and vector search.
 CANDIDATES = 30
+#: Around a resolved anchor, the steps this far before the anchor and after the target are candidates.
+NEIGHBOURHOOD = 8
 
 NO_ANCHORS = Anchors(
     target_step=None, occurrence=None, offset=0, slot="unknown", slot_arg=None, count_until=None, count_pair=None
@@ -123,6 +128,18 @@ def _line(step: Step, ordinals: dict[tuple[str, str], int], anchors: Anchors, pa
     return " | ".join(parts)
 
 
+def _rerank(step: Step, t: int, anchor_t: int | None, pair: tuple[str, str] | None, s_text: float, use_chain: bool) -> float:
+    """S3Mem's rerank score: W_ANCHOR * s_anchor + W_CHAIN * s_chain + W_TEXT * s_text."""
+    s_anchor = 0.0
+    if pair is not None:
+        if any((e.kind, e.obj) == pair for e in step.events):
+            s_anchor = 1.0
+        elif pair[1] and (pair[1] in step.objects or any(e.obj == pair[1] for e in step.events)):
+            s_anchor = 0.5
+    s_chain = 1.0 / (1.0 + abs(t - anchor_t)) if (use_chain and anchor_t is not None) else 0.0
+    return W_ANCHOR * s_anchor + W_CHAIN * s_chain + W_TEXT * s_text
+
+
 def recall_steps(
     store: GraphStore,
     embedder: Embedder,
@@ -151,38 +168,41 @@ def recall_steps(
             decisive += [t for t in range(lo + 1, hi)]
     decisive = [t for t in dict.fromkeys(decisive) if 0 <= t <= last_t]
 
-    # Content candidates, reranked by anchor fit + chain support + text similarity.
-    fulltext = store.fulltext(namespace, question, CANDIDATES)
-    vector = store.vector(namespace, embedder.embed([question])[0], CANDIDATES)
-    fused = rrf([[h.key for h in fulltext], [h.key for h in vector]])
-    top_text = fused[0][1] if fused else 1.0
-    candidate_nodes = store.get_nodes(namespace, [k for k, _ in fused])
-    scored: list[tuple[float, int]] = []
-    for key, text_score in fused:
-        props = candidate_nodes.get(key)
-        if not props or props.get("episode") != ep or "t" not in props:
-            continue
-        t = int(props["t"])
-        step = step_from_json(props["payload"])
-        s_anchor = 0.0
-        if pair is not None:
-            if any((e.kind, e.obj) == pair for e in step.events):
-                s_anchor = 1.0
-            elif pair[1] and (pair[1] in step.objects or any(e.obj == pair[1] for e in step.events)):
-                s_anchor = 0.5
-        s_chain = 1.0 / (1.0 + abs(t - anchor_t)) if (use_chain and anchor_t is not None) else 0.0
-        s_text = text_score / top_text
-        scored.append((W_ANCHOR * s_anchor + W_CHAIN * s_chain + W_TEXT * s_text, t))
+    if anchor_t is not None:
+        # The anchor is an index hit: rank its neighbourhood by anchor fit and chain support.
+        lo, hi = sorted((anchor_t, anchor_t + anchors.offset))
+        window = [t for t in range(lo - NEIGHBOURHOOD, hi + NEIGHBOURHOOD + 1) if 0 <= t <= last_t]
+        nodes: dict[int, dict[str, Any]] = store.steps_at(namespace, ep, list(dict.fromkeys(decisive + window)))
+        scored: list[tuple[float, int]] = [(_rerank(step_from_json(nodes[t]["payload"]), t, anchor_t, pair, 0.0, use_chain), t) for t in window if t in nodes]
+    else:
+        # No step to start from: full-text and vector matches (searched side by side) are the candidates.
+        fulltext, vector = together(
+            lambda: store.fulltext(namespace, question, CANDIDATES),
+            lambda: store.vector(namespace, embedder.embed([question])[0], CANDIDATES),
+        )
+        fused = rrf([[h.key for h in fulltext], [h.key for h in vector]])
+        top_text = fused[0][1] if fused else 1.0
+        candidate_nodes = store.get_nodes(namespace, [k for k, _ in fused])
+        nodes = {}
+        scored = []
+        for key, text_score in fused:
+            props = candidate_nodes.get(key)
+            if not props or props.get("episode") != ep or "t" not in props:
+                continue
+            t = int(props["t"])
+            nodes[t] = props
+            scored.append((_rerank(step_from_json(props["payload"]), t, None, pair, text_score / top_text, use_chain), t))
     ranked_ts = [t for _, t in sorted(scored, key=lambda x: (-x[0], x[1]))]
     order = list(dict.fromkeys(decisive + ranked_ts))
-
-    nodes = store.steps_at(namespace, ep, order)
-    events = store.events_of(namespace, [node_key("Step", step_uid(ep, t)) for t in order if t in nodes])
+    missing = [t for t in order if t not in nodes]
+    if missing:
+        nodes.update(store.steps_at(namespace, ep, missing))
     ordinal_of: dict[int, dict[tuple[str, str], int]] = {}
-    for row in events:
-        if (row.kind, row.obj) == pair:
-            ordinal_of.setdefault(row.t, {})[(row.kind, row.obj)] = row.ordinal
-
+    if pair is not None:
+        events = store.events_of(namespace, [node_key("Step", step_uid(ep, t)) for t in order if t in nodes])
+        for row in events:
+            if (row.kind, row.obj) == pair:
+                ordinal_of.setdefault(row.t, {})[(row.kind, row.obj)] = row.ordinal
     items: list[PackItem] = []
     header = ""
     if totals:
