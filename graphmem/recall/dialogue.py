@@ -31,6 +31,7 @@ from typing import Any
 from graphmem.embed import Embedder
 from graphmem.recall.frames import RecallFrame, induce_frame
 from graphmem.recall.packer import Evidence, PackItem, pack
+from graphmem.recall.parallel import together
 from graphmem.store.protocol import GraphStore
 from graphmem.store.text_index import analyze
 from graphmem.tokens import count_tokens
@@ -68,6 +69,8 @@ ANSWER_SHARE = 0.8
 NEIGHBOUR_SHARE = 0.5
 #: Ranked turns offered to the packer; far more than any budget here takes.
 PACK_CANDIDATES = 150
+#: Turns whose score flows to their neighbours (the best by content score).
+FLOW_SOURCES = 60
 #: A turn line longer than this many tokens is trimmed to the question's sentences (when some match).
 TRIM_MIN_TOKENS = 18
 #: Sentences kept of a long turn in which no sentence matches the question (after its reactions).
@@ -126,13 +129,24 @@ def _day(ts: float | None) -> str:
     return datetime.fromtimestamp(ts, tz=timezone.utc).strftime("%-d %b %Y")
 
 
-def _history(store: GraphStore, namespace: str) -> tuple[datetime, datetime, dict[str, Any]] | None:
-    sessions = store.sessions(namespace)
-    if not sessions:
+def _history(store: GraphStore, namespace: str, episodes: Sequence[dict[str, Any]]) -> tuple[datetime, datetime] | None:
+    """The dialogue history's first session start and last session end.
+
+    The writer keeps both on each dialogue ``Episode``; a dialogue written before it did is read from
+    its sessions instead.
+    """
+    dialogues = [e for e in episodes if e.get("kind") == "dialogue"]
+    if not dialogues:
         return None
-    start = datetime.fromtimestamp(min(s.start for s in sessions), tz=timezone.utc)
-    end = datetime.fromtimestamp(max(s.end for s in sessions), tz=timezone.utc)
-    return start, end, {s.uid: s for s in sessions}
+    if all(e.get("first_session_start") is not None and e.get("last_session_end") is not None for e in dialogues):
+        first = min(float(e["first_session_start"]) for e in dialogues)
+        last = max(float(e["last_session_end"]) for e in dialogues)
+    else:
+        sessions = store.sessions(namespace)
+        if not sessions:
+            return None
+        first, last = min(s.start for s in sessions), max(s.end for s in sessions)
+    return datetime.fromtimestamp(first, tz=timezone.utc), datetime.fromtimestamp(last, tz=timezone.utc)
 
 
 def _name_parts(people: Sequence[str]) -> frozenset[str]:
@@ -307,10 +321,13 @@ def _content_scores(
     vector: Any,
     use_boxes: bool,
     use_traces: bool,
-) -> dict[str, float]:
-    """Content score of each candidate turn, before people and the dialogue flow."""
-    lexical = store.fulltext(namespace, " ".join(query.lexical), TURN_DEPTH) if query.lexical else []
-    dense = store.vector(namespace, vector, TURN_DEPTH)
+) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+    """Content score of each candidate turn, before people and the dialogue flow; and the turns' nodes."""
+    lexical, dense, box_hits = together(
+        lambda: store.fulltext(namespace, " ".join(query.lexical), TURN_DEPTH) if query.lexical else [],
+        lambda: store.vector(namespace, vector, TURN_DEPTH),
+        lambda: store.vector(namespace, vector, BOX_DEPTH, label="Box") if use_boxes else [],
+    )
     best_bm25 = max((h.score for h in lexical), default=0.0)
     bm25 = {h.key: h.score / best_bm25 for h in lexical} if best_bm25 > 0 else {}
     cos = {h.key: _cosine(h.score) for h in dense}
@@ -320,9 +337,7 @@ def _content_scores(
 
     box_cos: dict[str, float] = {}
     box_floor = 0.0
-    box_of: dict[str, str] = {}
     if use_boxes:
-        box_hits = store.vector(namespace, vector, BOX_DEPTH, label="Box")
         box_cos = {h.key: _cosine(h.score) for h in box_hits}
         box_floor = min(box_cos.values(), default=0.0)
         top_boxes = [h.key for h in box_hits[:BOX_MEMBERS]]
@@ -336,13 +351,17 @@ def _content_scores(
                 for other in related.get(seed, []):
                     box_cos[other] = max(box_cos.get(other, box_floor), W_TRACE * box_cos[seed])
                     expand.append(other)
-        members = store.box_members(namespace, list(dict.fromkeys(expand)))
-        for box, turns in members.items():
+        for turns in store.box_members(namespace, list(dict.fromkeys(expand))).values():
             for turn in turns:
                 candidates.setdefault(turn, None)
-                box_of[turn] = box
-        missing = [k for k in candidates if k not in box_of]
-        box_of.update(store.boxes_of(namespace, missing))
+
+    nodes = store.get_nodes(namespace, list(candidates))
+    box_of = {key: props["box"] for key, props in nodes.items() if props.get("box")}
+    if use_boxes:
+        # Turns written before graphmem kept their box on the turn: ask the graph.
+        unknown = [k for k in nodes if k not in box_of and "box" not in nodes[k]]
+        if unknown:
+            box_of.update(store.boxes_of(namespace, unknown))
 
     scores: dict[str, float] = {}
     for key in candidates:
@@ -350,17 +369,23 @@ def _content_scores(
         if use_boxes:
             score += W_BOX * box_cos.get(box_of.get(key, ""), box_floor)
         scores[key] = score
-    return scores
+    return scores, nodes
 
 
 def _flow(store: GraphStore, namespace: str, scores: dict[str, float], nodes: dict[str, dict[str, Any]]) -> dict[str, float]:
-    """Let scores flow to adjacent turns of the same session (see ``ANSWER_SHARE`` and ``NEIGHBOUR_SHARE``)."""
-    around = store.neighbours(namespace, list(scores), 1, 1)
+    """Let scores flow to adjacent turns of the same session (see ``ANSWER_SHARE`` and ``NEIGHBOUR_SHARE``).
+
+    Only the best ``FLOW_SOURCES`` turns pass score on: a share of a lower score never reaches the ranks
+    the packer takes.
+    """
+    sources = sorted(scores, key=lambda k: (-scores[k], k))[:FLOW_SOURCES]
+    around = store.neighbours(namespace, sources, 1, 1)
     extra = [k for chain in around.values() for k in chain if k not in nodes]
     if extra:
         nodes.update(store.get_nodes(namespace, list(dict.fromkeys(extra))))
     flowed = dict(scores)
-    for key, score in scores.items():
+    for key in sources:
+        score = scores[key]
         chain = around.get(key, [key])
         position = chain.index(key) if key in chain else 0
         props = nodes.get(key, {})
@@ -387,12 +412,13 @@ def recall_dialogue(
     use_traces: bool = True,
     episode: str | None = None,
 ) -> DialogueRecall:
-    history = _history(store, namespace)
+    episodes = store.episode_nodes(namespace)
+    history = _history(store, namespace, episodes)
     if history is None:
         return DialogueRecall(pack([], budget), None, ())
-    hist_start, hist_end, sessions = history
+    hist_start, hist_end = history
     speakers: set[str] = set()
-    for ep in store.episode_nodes(namespace):
+    for ep in episodes:
         speakers.update(json.loads(ep.get("speakers", "[]")))
     known = sorted(speakers)
     frame = induce_frame(question, hist_start, hist_end, known) if use_frames else None
@@ -405,23 +431,32 @@ def recall_dialogue(
 
     query = analyze_question(need, tuple(known))
     vector = embedder.embed([query.dense])[0]
-    content = _content_scores(store, namespace, query, vector, use_boxes, use_traces)
-
     window: set[str] = set()
     if frame is not None and frame.confident and frame.start is not None and frame.end is not None:
-        window = set(store.units_in_window(namespace, frame.start.timestamp(), frame.end.timestamp()))
+        (content, nodes), window_keys = together(
+            lambda: _content_scores(store, namespace, query, vector, use_boxes, use_traces),
+            lambda: store.units_in_window(namespace, frame.start.timestamp(), frame.end.timestamp()),
+        )
+        window = set(window_keys)
+    else:
+        content, nodes = _content_scores(store, namespace, query, vector, use_boxes, use_traces)
 
-    nodes = store.get_nodes(namespace, list(dict.fromkeys([*content, *window])))
     scored: dict[str, float] = {}
     for key, score in content.items():
         if key in nodes:
             bonus = SPEAKER_BONUS if people and nodes[key].get("speaker") in people else 0.0
             scored[key] = score + bonus
     scored = _flow(store, namespace, scored, nodes)
-    # Valid turns that no content search reached still compete, at the bottom of the valid tier.
+    # Valid turns that no content search reached still compete, at the bottom of the valid tier (as
+    # many as the packer could take).
     floor = min(scored.values(), default=0.0) - 1.0
-    for key in window:
-        scored.setdefault(key, floor)
+    valid_scored = sum(1 for k in scored if k in window)
+    extra = sorted(k for k in window if k not in scored)[: max(0, PACK_CANDIDATES - valid_scored)]
+    missing = [k for k in extra if k not in nodes]
+    if missing:
+        nodes.update(store.get_nodes(namespace, missing))
+    for key in extra:
+        scored[key] = floor
 
     def rank_key(key: str) -> tuple[int, float, str]:
         valid = 0 if (not window or key in window) else 1
@@ -432,8 +467,8 @@ def recall_dialogue(
     items: list[PackItem] = []
     for key in ranking[:PACK_CANDIDATES]:
         props = nodes[key]
-        session = sessions.get(props.get("session", ""))
-        header = session_header(session.start) if session is not None else ""
+        start = props.get("session_start")
+        header = session_header(float(start)) if start is not None else ""
         items.append(PackItem(props["uid"], turn_line(props, query.lexical, names), order=float(props.get("seq", 0)), header=header))
     return DialogueRecall(pack(items, budget), frame, tuple(ranking))
 

@@ -70,11 +70,12 @@ class DialogueSoFar:
     last_turn: str | None
     box_count: int
     last_box: str | None
+    first_session_start: float | None = None
 
 
 def dialogue_so_far(props: dict[str, Any] | None, seq: int) -> DialogueSoFar:
     if props is None:
-        return DialogueSoFar(False, seq, 0, 0, None, None, False, None, 0, None)
+        return DialogueSoFar(False, seq, 0, 0, None, None, False, None, 0, None, None)
     return DialogueSoFar(
         True,
         int(props.get("seq", seq)),
@@ -86,6 +87,7 @@ def dialogue_so_far(props: dict[str, Any] | None, seq: int) -> DialogueSoFar:
         props.get("last_turn"),
         int(props.get("box_count", 0)),
         props.get("last_box"),
+        props.get("first_session_start"),
     )
 
 
@@ -143,6 +145,7 @@ def build_session_batch(
             # RaMem: a session lasts until the next one starts.
             nodes.append(NodeRow("Session", namespace, so_far.last_session, {"end": start}))
 
+    box_of_turn = {turn_id: node_key("Box", bw.box.box_id) for bw in boxes for turn_id in bw.box.turn_ids}
     previous_turn = so_far.last_turn
     for i, (turn, ctx, vector) in enumerate(zip(turns, contexts, embeddings)):
         key = node_key("Turn", turn.id)
@@ -167,6 +170,7 @@ def build_session_batch(
                     "image_caption": turn.image_caption,
                     "text": turn_search_text(turn, ctx),
                     "session_start": start,
+                    "box": box_of_turn.get(turn.id),
                     "event_start": epoch(ctx.event_start),
                     "event_end": epoch(ctx.event_end),
                     "payload": json.dumps(payload, sort_keys=True),
@@ -242,6 +246,10 @@ def build_session_batch(
         "session_count": so_far.session_count + 1,
         "last_session": session_id,
         "last_session_start": start,
+        # The history's date range, kept here so that recall grounds frames without reading every session.
+        # (None for a dialogue written before graphmem kept it: recall then reads the sessions.)
+        "first_session_start": so_far.first_session_start if so_far.exists else start,
+        "last_session_end": end,
         "last_session_explicit_end": ended_at is not None,
         "last_turn": last_turn,
         "box_count": so_far.box_count + len(boxes),

@@ -155,6 +155,38 @@ def test_trace_expansion_reaches_a_related_box_in_a_distant_session(memory, monk
     assert "turn:D4:1" in with_traces
 
 
+def test_the_episode_keeps_the_history_range_and_each_turn_its_box(memory):
+    store = memory.store
+    (episode,) = [e for e in store.episode_nodes(NS) if e.get("kind") == "dialogue"]
+    assert episode["first_session_start"] == SESSIONS[0][1].timestamp()
+    assert episode["last_session_end"] == SESSIONS[-1][1].timestamp()  # no explicit end: its start
+    turn_keys = [f"turn:{t[0]}" for _, _, turns in SESSIONS for t in turns]
+    nodes = store.get_nodes(NS, turn_keys)
+    assert {k: p["box"] for k, p in nodes.items()} == store.boxes_of(NS, turn_keys)
+
+
+@pytest.mark.parametrize("question", ["What did Ana do in December 2023?", "How long did the marathon take?"])
+def test_a_dialogue_written_without_range_or_turn_boxes_recalls_the_same(memory, question):
+    # Data written before the writer kept the history range on the episode and the box on each turn:
+    # recall reads the sessions and asks the graph for boxes instead, and ranks exactly the same.
+    expected = recall(memory, question)
+    graph = memory.store.graph
+    removed: dict[tuple[str, str], dict[str, object]] = {}
+    for node, props in graph.nodes(data=True):
+        if node[0] == NS and (props.get("label") in ("Episode", "Turn") or node[1].startswith(("episode:", "turn:"))):
+            taken = {k: props.pop(k) for k in ("first_session_start", "last_session_end", "box") if k in props}
+            if taken:
+                removed[node] = taken
+    assert removed
+    try:
+        old = recall(memory, question)
+    finally:
+        for node, taken in removed.items():
+            graph.nodes[node].update(taken)
+    assert old.ranking == expected.ranking
+    assert old.evidence == expected.evidence
+
+
 def test_no_history_gives_empty_evidence():
     from graphmem.embed import default_embedder
     from graphmem.store.embedded import EmbeddedStore
