@@ -32,11 +32,12 @@ from graphmem.embed import Embedder
 from graphmem.recall.frames import RecallFrame, induce_frame
 from graphmem.recall.packer import Evidence, PackItem, pack
 from graphmem.recall.parallel import together
-from graphmem.store.protocol import GraphStore
+from graphmem.store.protocol import GraphStore, node_key
 from graphmem.store.text_index import analyze
 from graphmem.tokens import count_tokens
 
 log = logging.getLogger(__name__)
+_TURN_PREFIX = node_key("Turn", "")
 
 #: Turn candidates from each of full-text and vector search: deep enough that fusion and the flow along
 #: the dialogue can promote a turn that one list ranks low (a whole LoCoMo conversation is ~400-700 turns).
@@ -359,7 +360,7 @@ def _content_scores(
     box_of = {key: props["box"] for key, props in nodes.items() if props.get("box")}
     if use_boxes:
         # Turns written before graphmem kept their box on the turn: ask the graph.
-        unknown = [k for k in nodes if k not in box_of and "box" not in nodes[k]]
+        unknown = [k for k in nodes if k not in box_of and "box" not in nodes[k] and k.startswith(_TURN_PREFIX)]
         if unknown:
             box_of.update(store.boxes_of(namespace, unknown))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from graphmem.embed import Embedder
 from graphmem.recall.fusion import rrf
+from graphmem.recall.parallel import together
 from graphmem.store.protocol import GraphStore, Hit
 
 #: Each list is fetched deeper than k so that fusion can promote units both lists agree on.
@@ -18,8 +19,10 @@ def search_units(store: GraphStore, embedder: Embedder, namespace: str, question
     if k <= 0:
         return []
     depth = max(k * DEPTH, 30)
-    lexical = store.fulltext(namespace, question, depth)
-    dense = store.vector(namespace, embedder.embed([question])[0], depth)
+    lexical, dense = together(
+        lambda: store.fulltext(namespace, question, depth),
+        lambda: store.vector(namespace, embedder.embed([question])[0], depth),
+    )
     uids = {h.key: h.uid for h in [*lexical, *dense]}
     fused = rrf([[h.key for h in lexical], [h.key for h in dense]])
     return [Hit(key, uids[key], score) for key, score in fused[:k]]

@@ -170,7 +170,7 @@ def build_session_batch(
                     "image_caption": turn.image_caption,
                     "text": turn_search_text(turn, ctx),
                     "session_start": start,
-                    "box": box_of_turn.get(turn.id),
+                    "box": box_of_turn.get(turn.id, ""),  # "" = in no box (boxes off)
                     "event_start": epoch(ctx.event_start),
                     "event_end": epoch(ctx.event_end),
                     "payload": json.dumps(payload, sort_keys=True),
