@@ -442,12 +442,13 @@ def recall_dialogue(
     else:
         content, nodes = _content_scores(store, namespace, query, vector, use_boxes, use_traces)
 
-    scored: dict[str, float] = {}
-    for key, score in content.items():
-        if key in nodes:
-            bonus = SPEAKER_BONUS if people and nodes[key].get("speaker") in people else 0.0
-            scored[key] = score + bonus
-    scored = _flow(store, namespace, scored, nodes)
+    # Content flows along the dialogue first; the speaker bonus is the receiving turn's own (a reaction
+    # of the other speaker to a named person's turn does not inherit that person's bonus).
+    scored = _flow(store, namespace, {k: v for k, v in content.items() if k in nodes}, nodes)
+    if people:
+        for key in scored:
+            if nodes.get(key, {}).get("speaker") in people:
+                scored[key] += SPEAKER_BONUS
     # Valid turns that no content search reached still compete, at the bottom of the valid tier (as
     # many as the packer could take).
     floor = min(scored.values(), default=0.0) - 1.0
