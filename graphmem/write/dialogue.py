@@ -100,6 +100,14 @@ def box_embedding(turn_vectors: np.ndarray, event_vectors: np.ndarray) -> np.nda
     return (vector / norm if norm > 0 else vector).astype(np.float32)
 
 
+def _box_marker(episodes: Sequence[dict[str, Any]], written: str | None = None, box_count: int = 0) -> tuple[tuple[str, int], ...]:
+    """Each dialogue episode's box count (``written``'s replaced by ``box_count``): what trace events exist."""
+    counts = {str(e["uid"]): int(e.get("box_count", 0)) for e in episodes if e.get("kind") == "dialogue"}
+    if written is not None:
+        counts[written] = box_count
+    return tuple(sorted(counts.items()))
+
+
 class DialogueWriter:
     def __init__(self, store: GraphStore, embedder: Embedder, boxes: bool = True) -> None:
         self.store = store
@@ -109,6 +117,11 @@ class DialogueWriter:
         self._contexts: ContextExtractor | None = None
         self._loom: TopicLoom | None = None
         self._weaver: TraceWeaver | None = None
+        # Trace events of each namespace this writer has read or written, with the marker of what the
+        # store held then (each dialogue episode's box count). Weaving a session compares its events
+        # with every trace event; reading them all from the store for every session would make a long
+        # dialogue's ingest quadratic. Another writer's boxes change the marker and force a fresh read.
+        self._traces: dict[str, tuple[tuple[tuple[str, int], ...], list[tuple[str, TraceEvent]]]] = {}
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
         return self.embedder.embed(list(texts))
@@ -164,7 +177,8 @@ class DialogueWriter:
         episode = existing.get(ekey)
         if episode is not None and episode.get("kind") != "dialogue":
             raise ConflictError(f"episode {episode_id!r} in namespace {namespace!r} is a {episode.get('kind')}, not a dialogue")
-        so_far = dialogue_so_far(episode, len(self.store.episode_nodes(namespace)))
+        episodes = self.store.episode_nodes(namespace)
+        so_far = dialogue_so_far(episode, len(episodes))
         if so_far.last_session_start is not None and started_at.timestamp() < so_far.last_session_start:
             raise InvalidRecordError(
                 where, "started_at", f"{started_at.isoformat()} is before the previous session's start: add sessions in time order"
@@ -186,21 +200,41 @@ class DialogueWriter:
         embeddings = np.stack([lt.embedding for lt in loom_turns])
         boxes: list[BoxWrite] = []
         if self.boxes:
-            boxes = self._boxes(namespace, session_id, loom_turns)
+            boxes = self._boxes(namespace, session_id, loom_turns, _box_marker(episodes))
         batch = build_session_batch(
             namespace, episode_id, session_id, turns, started_at, ended_at, contexts, embeddings, boxes, so_far, digest, speakers
         )
         self.store.write(batch)
+        if self.boxes and namespace in self._traces:
+            # What the store holds now: this session's boxes and the events they placed on traces.
+            marker = _box_marker(episodes, episode_id, so_far.box_count + len(boxes))
+            known = self._traces[namespace][1]
+            for bw in boxes:
+                trace_of = {a.event_id: a.trace_id for a in bw.assignments}
+                box_key = node_key("Box", bw.box.box_id)
+                for event_uid, text, vector in bw.events:
+                    if event_uid in trace_of:
+                        known.append((trace_of[event_uid], TraceEvent(node_key("Event", event_uid), box_key, text, vector)))
+            known.sort(key=lambda pair: pair[1].event_id)  # the store's order
+            self._traces[namespace] = (marker, known)
         return True
 
-    def _boxes(self, namespace: str, session_id: str, loom_turns: Sequence[LoomTurn]) -> list[BoxWrite]:
+    def _trace_events(self, namespace: str, marker: tuple[tuple[str, int], ...]) -> list[tuple[str, TraceEvent]]:
+        cached = self._traces.get(namespace)
+        if cached is None or cached[0] != marker:
+            events = [
+                (row["trace"], TraceEvent(row["key"], row["box"], row["text"], np.asarray(row["embedding"], dtype=np.float32)))
+                for row in self.store.trace_events(namespace)
+                if row.get("embedding") is not None
+            ]
+            cached = (marker, events)
+            self._traces[namespace] = cached
+        return list(cached[1])
+
+    def _boxes(self, namespace: str, session_id: str, loom_turns: Sequence[LoomTurn], marker: tuple[tuple[str, int], ...]) -> list[BoxWrite]:
         sealed: list[SealedBox] = self.loom.segment(session_id, loom_turns)
         by_id = {lt.id: lt for lt in loom_turns}
-        existing = [
-            (row["trace"], TraceEvent(row["key"], row["box"], row["text"], np.asarray(row["embedding"], dtype=np.float32)))
-            for row in self.store.trace_events(namespace)
-            if row.get("embedding") is not None
-        ]
+        existing = self._trace_events(namespace, marker)
         # All the session's events in one model call (a box without events is represented by its topic).
         event_texts = [list(box.events) or [box.topic] for box in sealed]
         flat = [text for texts in event_texts for text in texts]

@@ -234,3 +234,39 @@ def test_turn_line_has_id_speaker_and_event_time():
              "event_start": _at(2023, 5, 7).timestamp(), "event_end": _at(2023, 5, 7).timestamp()}
     assert rd.turn_line(props) == "[D2:1] Ben: I finished the marathon last Sunday! (event 7 May 2023)"
     assert rd.session_header(_at(2023, 5, 10).timestamp()) == "10 May 2023:"
+
+
+# --------------------------------------------------------------------------------------------------
+# The writer's trace-event cache
+# --------------------------------------------------------------------------------------------------
+
+
+def _write(store, embedder, sessions, writers: str) -> None:
+    """Write ``sessions`` into ``store``; ``writers[i]`` names the Memory that writes session i."""
+    from graphmem.memory import Memory
+
+    memories: dict[str, Memory] = {}
+    for who, (session_id, start, turns) in zip(writers, sessions):
+        if who not in memories:
+            memories[who] = Memory(store=store, embedder=embedder)
+        memories[who].add_session(NS, session_id, [Turn(i, speaker, text) for i, speaker, text in turns], start)
+
+
+def _traces_and_boxes(store) -> tuple[list[tuple[str, str, str, str]], dict[str, dict[str, object]]]:
+    rows = [(r["key"], r["box"], r["trace"], r["text"]) for r in store.trace_events(NS)]
+    boxes = store.get_nodes(NS, [f"box:{s}#b{i}" for s, _, _ in SESSIONS for i in range(6)])
+    return rows, {k: {p: v for p, v in props.items() if p != "embedding"} for k, props in boxes.items()}
+
+
+@pytest.mark.parametrize("writers", ["AAAA", "AABA", "ABAB"])
+def test_cached_trace_events_weave_exactly_like_a_fresh_read(memory, writers):
+    # "ABCD": a fresh writer per session reads every trace event from the store. One writer keeps them
+    # between sessions; when another writer adds boxes in between, the first must notice and re-read.
+    from graphmem.store.embedded import EmbeddedStore
+
+    fresh, cached = EmbeddedStore(), EmbeddedStore()
+    _write(fresh, memory.embedder, SESSIONS, "ABCD")
+    _write(cached, memory.embedder, SESSIONS, writers)
+    expected = _traces_and_boxes(fresh)
+    assert len({trace for _, _, trace, _ in expected[0]}) < len(expected[0]), "some trace links two events"
+    assert _traces_and_boxes(cached) == expected
