@@ -159,22 +159,19 @@ class Memory:
         return WriteReport(len(turns), 0) if written else WriteReport(0, len(turns))
 
     # ------------------------------------------------------------------ reading
-    def _kinds(self, namespace: str) -> set[str]:
-        return {str(e.get("kind")) for e in self.store.episode_nodes(namespace)}
-
     def search(self, namespace: str, question: str, k: int = 20) -> list[Hit]:
         """Ranked units for a question (full-text and vector search fused by RRF); ``.source_id`` is the caller's id."""
         from graphmem.recall.search import search_units
 
-        kinds = self._kinds(namespace)
+        episodes = self.store.episode_nodes(namespace)
+        kinds = {str(e.get("kind")) for e in episodes}
         if k > 0 and "dialogue" in kinds and "trajectory" not in kinds:
             # Dialogue memories rank by validity-aware recall (frames, people, boxes, Q/A adjacency):
             # on LoCoMo dev its Recall@10 is 0.80 against 0.52 for plain full-text + vector fusion.
             from graphmem.recall.dialogue import recall_dialogue
 
-            ranking = recall_dialogue(self.store, self.embedder, namespace, question, budget=1).ranking[:k]
-            uids = self.store.get_nodes(namespace, list(ranking))
-            return [Hit(key, str(uids[key]["uid"]), 1.0 / (rank + 1)) for rank, key in enumerate(ranking) if key in uids]
+            result = recall_dialogue(self.store, self.embedder, namespace, question, budget=1, episodes=episodes)
+            return [Hit(key, uid, 1.0 / (rank + 1)) for rank, (key, uid) in enumerate(zip(result.ranking[:k], result.uids))]
         return search_units(self.store, self.embedder, namespace, question, k)
 
     def recall(self, namespace: str, question: str, budget: int = 300, **options: Any) -> Evidence:
@@ -186,13 +183,14 @@ class Memory:
         """
         if budget < 1:
             raise ValueError(f"budget must be a positive number of tokens, got {budget}")
-        if "trajectory" in self._kinds(namespace):
+        episodes = self.store.episode_nodes(namespace)
+        if any(e.get("kind") == "trajectory" for e in episodes):
             from graphmem.recall.trajectory import recall_steps
 
-            return recall_steps(self.store, self.embedder, namespace, question, budget, **options).evidence
+            return recall_steps(self.store, self.embedder, namespace, question, budget, episodes=episodes, **options).evidence
         from graphmem.recall.dialogue import recall_turns
 
-        return recall_turns(self.store, self.embedder, namespace, question, budget, **options)
+        return recall_turns(self.store, self.embedder, namespace, question, budget, episodes=episodes, **options)
 
     def answer(self, namespace: str, question: str, budget: int = 150, answerer: Any = None, **options: Any) -> Answer:
         """Answer from the packed evidence alone: the deterministic executor for trajectories, or ``answerer``.

@@ -114,6 +114,8 @@ class DialogueRecall:
     evidence: Evidence
     frame: RecallFrame | None
     ranking: tuple[str, ...]
+    #: The caller's turn id of each ranked key, in ranking order.
+    uids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -412,8 +414,11 @@ def recall_dialogue(
     use_boxes: bool = True,
     use_traces: bool = True,
     episode: str | None = None,
+    episodes: Sequence[dict[str, Any]] | None = None,
 ) -> DialogueRecall:
-    episodes = store.episode_nodes(namespace)
+    """Evidence for a question about a dialogue history; ``episodes`` saves a read when the caller has them."""
+    if episodes is None:
+        episodes = store.episode_nodes(namespace)
     history = _history(store, namespace, episodes)
     if history is None:
         return DialogueRecall(pack([], budget), None, ())
@@ -472,7 +477,7 @@ def recall_dialogue(
         start = props.get("session_start")
         header = session_header(float(start)) if start is not None else ""
         items.append(PackItem(props["uid"], turn_line(props, query.lexical, names), order=float(props.get("seq", 0)), header=header))
-    return DialogueRecall(pack(items, budget), frame, tuple(ranking))
+    return DialogueRecall(pack(items, budget), frame, tuple(ranking), tuple(str(nodes[k]["uid"]) for k in ranking))
 
 
 def recall_turns(store: GraphStore, embedder: Embedder, namespace: str, question: str, budget: int, **options: Any) -> Evidence:

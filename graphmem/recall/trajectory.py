@@ -149,9 +149,13 @@ def recall_steps(
     episode: str | None = None,
     use_anchors: bool = True,
     use_chain: bool = True,
+    episodes: Sequence[dict[str, Any]] | None = None,
 ) -> StepRecall:
-    """Evidence for a question about an agent's trajectory. See the module docstring for the stages."""
-    ep_node = _pick_episode(store.episode_nodes(namespace), episode)
+    """Evidence for a question about an agent's trajectory. See the module docstring for the stages.
+
+    ``episodes`` (the namespace's episode nodes) saves a read when the caller already has them.
+    """
+    ep_node = _pick_episode(store.episode_nodes(namespace) if episodes is None else episodes, episode)
     if ep_node is None:
         return StepRecall(pack([], budget), EvidenceBundle((), ()), NO_ANCHORS, None)
     ep = str(ep_node["uid"])
