@@ -73,6 +73,9 @@ class Neo4jStore:
         max_connection_pool_size: int = 16,
     ) -> None:
         self.database = database
+        #: (namespace, label) pairs whose vector search last needed the bounded exact search: asked
+        #: exactly first next time, which saves a shared-index query that cannot fill k from them.
+        self._small_namespaces: set[tuple[str, str]] = set()
         try:
             self.driver = GraphDatabase.driver(uri, auth=auth, max_connection_pool_size=max_connection_pool_size)
             self.driver.verify_connectivity()
@@ -286,6 +289,14 @@ class Neo4jStore:
             return []
         name = "recall/vector_units" if label == "unit" else "recall/vector_boxes"
         vec = [float(x) for x in embedding]
+        small = (namespace, label)
+        if EXACT_CAP > 0 and small in self._small_namespaces:
+            # Known to be small: the bounded exact search answers alone (it re-checks the bound, so a
+            # namespace that has grown since goes back to the shared index).
+            hits = self._exact(name, namespace, vec, k)
+            if hits is not None:
+                return hits
+            self._small_namespaces.discard(small)
         fetch = max(k * VECTOR_OVERFETCH, 64)
         rows = self._read(name, namespace=namespace, embedding=vec, fetch=fetch, k=k)
         if len(rows) >= k:
@@ -293,13 +304,21 @@ class Neo4jStore:
         # Other namespaces crowded ours out of the shared index. A small namespace is searched exactly
         # (complete, and bounded by EXACT_CAP comparisons); a large but rare one by looking deeper.
         if EXACT_CAP > 0:
-            exact = self._read(f"{name}_exact", namespace=namespace, embedding=vec, cap=EXACT_CAP + 1, k=k)
-            if exact and int(exact[0]["seen"]) <= EXACT_CAP:
-                return [Hit(key, uid, float(score)) for key, uid, score in exact[0]["hits"]]
+            hits = self._exact(name, namespace, vec, k)
+            if hits is not None:
+                self._small_namespaces.add(small)
+                return hits
         while len(rows) < k and fetch < VECTOR_FETCH_CAP:
             fetch = min(fetch * 4, VECTOR_FETCH_CAP)
             rows = self._read(name, namespace=namespace, embedding=vec, fetch=fetch, k=k)
         return [Hit(r["key"], r["uid"], float(r["score"])) for r in rows]
+
+    def _exact(self, name: str, namespace: str, vec: list[float], k: int) -> list[Hit] | None:
+        """The exact top k of a namespace with at most EXACT_CAP vectors; None when it holds more."""
+        exact = self._read(f"{name}_exact", namespace=namespace, embedding=vec, cap=EXACT_CAP + 1, k=k)
+        if exact and int(exact[0]["seen"]) <= EXACT_CAP:
+            return [Hit(key, uid, float(score)) for key, uid, score in exact[0]["hits"]]
+        return None
 
     def box_members(self, namespace: str, box_keys: Sequence[str]) -> dict[str, list[str]]:
         if not box_keys:

@@ -108,6 +108,34 @@ def test_vector_search_exact_and_namespaced(store, namespace, other_namespace):
     assert len(hits) == 3 and all(h.key.startswith("step:") for h in hits)
 
 
+def near(seed: int, i: int, noise: float = 0.02) -> list[float]:
+    """A unit vector close to ``vec(seed)``."""
+    v = np.asarray(vec(seed)) + noise * np.random.default_rng(10_000 + i).normal(size=384)
+    return [float(x) for x in v / np.linalg.norm(v)]
+
+
+def test_vector_search_finds_a_namespace_crowded_out_of_the_shared_index(store, namespace, other_namespace, monkeypatch):
+    # The other namespace's 300 vectors are all closer to the query than anything of ours: the shared
+    # vector index's first few hundred answers hold none of our units. The search must still return our
+    # exact top k, again when it remembers that our namespace is small, and after it has outgrown that.
+    import graphmem.store.neo4j as neo4j_store
+
+    crowd = [NodeRow("Step", other_namespace, f"c:{i}", {"episode": "c", "t": i, "text": "crowd", "embedding": near(6, i)})
+             for i in range(300)]
+    store.write(WriteBatch(tuple(crowd), ()))
+    store.write(step_rows(namespace, "run", 16))
+    expected = ["run:6", "run:2", "run:10"]
+    ranked = [h.uid for h in store.vector(namespace, vec(6), 3)]
+    assert ranked[0] == "run:6" and len(ranked) == 3
+    assert [h.uid for h in store.vector(namespace, vec(6), 3)] == ranked  # the remembered small namespace
+    monkeypatch.setattr(neo4j_store, "EXACT_CAP", 20)  # now "small" means at most 20 units
+    grown = [NodeRow("Step", namespace, f"more:{i}", {"episode": "more", "t": i, "text": "more", "embedding": vec(1000 + i)})
+             for i in range(10)]
+    store.write(WriteBatch(tuple(grown), ()))
+    assert [h.uid for h in store.vector(namespace, vec(6), 3)] == ranked
+    assert set(ranked) <= {f"run:{t}" for t in range(16)} and expected[0] == ranked[0]
+
+
 def dialogue_rows(ns: str) -> WriteBatch:
     day = 86400.0
     nodes = [NodeRow("Episode", ns, "dialogue", {"kind": "dialogue", "seq": 0})]
