@@ -73,9 +73,8 @@ class Neo4jStore:
         max_connection_pool_size: int = 16,
     ) -> None:
         self.database = database
-        #: (namespace, label) pairs whose vector search last needed the bounded exact search: asked
-        #: exactly first next time, which saves a shared-index query that cannot fill k from them.
-        self._small_namespaces: set[tuple[str, str]] = set()
+        #: Whether a (namespace, label) held at most EXACT_CAP vectors when last searched (see ``vector``).
+        self._is_small: dict[tuple[str, str], bool] = {}
         try:
             self.driver = GraphDatabase.driver(uri, auth=auth, max_connection_pool_size=max_connection_pool_size)
             self.driver.verify_connectivity()
@@ -289,25 +288,28 @@ class Neo4jStore:
             return []
         name = "recall/vector_units" if label == "unit" else "recall/vector_boxes"
         vec = [float(x) for x in embedding]
-        small = (namespace, label)
-        if EXACT_CAP > 0 and small in self._small_namespaces:
-            # Known to be small: the bounded exact search answers alone (it re-checks the bound, so a
-            # namespace that has grown since goes back to the shared index).
+        size_key = (namespace, label)
+        tried_exact = False
+        if EXACT_CAP > 0 and self._is_small.get(size_key, True):
+            # A namespace not known to be large is first searched exactly: complete, bounded by EXACT_CAP
+            # comparisons, and one query instead of a shared-index query that other namespaces crowd.
+            # Most namespaces of a many-tenant database are small; a large one is remembered as such.
             hits = self._exact(name, namespace, vec, k)
+            self._is_small[size_key] = hits is not None
             if hits is not None:
                 return hits
-            self._small_namespaces.discard(small)
+            tried_exact = True
         fetch = max(k * VECTOR_OVERFETCH, 64)
         rows = self._read(name, namespace=namespace, embedding=vec, fetch=fetch, k=k)
         if len(rows) >= k:
             return [Hit(r["key"], r["uid"], float(r["score"])) for r in rows]
-        # Other namespaces crowded ours out of the shared index. A small namespace is searched exactly
-        # (complete, and bounded by EXACT_CAP comparisons); a large but rare one by looking deeper.
-        if EXACT_CAP > 0:
+        if EXACT_CAP > 0 and not tried_exact:
+            # Known large, yet the shared index cannot fill k: it may have shrunk since.
             hits = self._exact(name, namespace, vec, k)
             if hits is not None:
-                self._small_namespaces.add(small)
+                self._is_small[size_key] = True
                 return hits
+        # A large but rare namespace: look deeper into the shared index.
         while len(rows) < k and fetch < VECTOR_FETCH_CAP:
             fetch = min(fetch * 4, VECTOR_FETCH_CAP)
             rows = self._read(name, namespace=namespace, embedding=vec, fetch=fetch, k=k)
