@@ -13,7 +13,7 @@ import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -31,7 +31,23 @@ def step_uid(episode_id: str, t: int) -> str:
 
 
 def step_to_json(step: Step) -> str:
-    return json.dumps(asdict(step), sort_keys=True, separators=(",", ":"))
+    """The step as canonical JSON (payload and digest): ``dataclasses.asdict``'s document, built by hand
+    because ``asdict``'s generic recursion was a third of the client's write time."""
+    loc = step.location
+    data = {
+        "t": step.t,
+        "action": step.action,
+        "summary": step.summary,
+        "objects": list(step.objects),
+        "events": [{"kind": e.kind, "obj": e.obj, "count": e.count} for e in step.events],
+        "relations": [{"subject": r.subject, "predicate": r.predicate, "obj": r.obj} for r in step.relations],
+        "inventory": [list(pair) for pair in step.inventory],
+        "state": [list(pair) for pair in step.state],
+        "location": {"position": list(loc.position) if loc.position is not None else None,
+                     "region": loc.region, "underfoot": loc.underfoot},
+        "observation": step.observation,
+    }
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 def step_from_json(payload: str) -> Step:

@@ -75,3 +75,51 @@ def test_session_times_must_be_monotonic(memory):
     with pytest.raises(InvalidRecordError) as err:
         memory.add_session(ns, "s2", [Turn("c", "Bob", "x")], started_at="2023-05-09")  # type: ignore[arg-type]
     assert err.value.field == "started_at"
+
+
+# --------------------------------------------------------------------------------------------------
+# The step payload: hand-built canonical JSON, identical to dataclasses.asdict's document
+# --------------------------------------------------------------------------------------------------
+
+from dataclasses import asdict as _asdict
+import json as _json
+
+from hypothesis import given as _given, settings as _settings, strategies as _st
+
+from graphmem.records import Event as _Event, Location as _Location, Relation as _Relation, Step as _Step
+from graphmem.write.steps import step_from_json, step_to_json
+
+_text = _st.text(min_size=0, max_size=8)
+_steps = _st.builds(
+    _Step,
+    t=_st.integers(0, 10_000),
+    action=_text,
+    summary=_text,
+    objects=_st.lists(_text, max_size=3).map(tuple),
+    events=_st.lists(_st.builds(_Event, _text, _text, _st.integers(1, 5)), max_size=3).map(tuple),
+    relations=_st.lists(_st.builds(_Relation, _text, _text, _text), max_size=2).map(tuple),
+    inventory=_st.dictionaries(_text, _st.integers(0, 9), max_size=3),
+    state=_st.dictionaries(_text, _st.one_of(_st.integers(0, 9), _st.booleans(), _text), max_size=3),
+    location=_st.builds(_Location, _st.one_of(_st.none(), _st.tuples(_st.integers(-50, 50), _st.integers(-50, 50))), _text, _text),
+    observation=_text,
+)
+
+
+@_settings(max_examples=200, deadline=None)
+@_given(_steps)
+def test_step_json_is_asdicts_document_and_round_trips(step):
+    # Stored digests were computed from asdict's JSON: the hand-built document must stay identical.
+    assert step_to_json(step) == _json.dumps(_asdict(step), sort_keys=True, separators=(",", ":"))
+    assert step_from_json(step_to_json(step)) == step
+
+
+def test_step_json_of_the_bundled_crafter_trajectory():
+    from importlib import resources
+
+    from graphmem.loaders.jsonl_steps import read_steps_jsonl
+
+    with resources.as_file(resources.files("graphmem.data").joinpath("demo_crafter.jsonl")) as path:
+        steps = list(read_steps_jsonl(path))
+    assert len(steps) > 100
+    for step in steps:
+        assert step_to_json(step) == _json.dumps(_asdict(step), sort_keys=True, separators=(",", ":"))
