@@ -16,9 +16,25 @@ _POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="graphmem-recall")
 
 
 def together(*calls: Callable[[], Any]) -> list[Any]:
-    """The results of ``calls``, run concurrently; the first exception raised is re-raised."""
+    """The results of ``calls``, run concurrently, in call order.
+
+    Every call finishes before this returns or raises (no read outlives its recall); the first
+    exception in call order is re-raised.
+    """
     if len(calls) <= 1:
         return [call() for call in calls]
     futures = [_POOL.submit(call) for call in calls[1:]]
-    first = calls[0]()  # the caller's thread does one share of the work
-    return [first, *(f.result() for f in futures)]
+    outcomes: list[tuple[bool, Any]] = []
+    try:
+        outcomes.append((True, calls[0]()))  # the caller's thread does one share of the work
+    except BaseException as exc:  # noqa: BLE001 - re-raised below, after the other calls finish
+        outcomes.append((False, exc))
+    for future in futures:
+        try:
+            outcomes.append((True, future.result()))
+        except BaseException as exc:  # noqa: BLE001
+            outcomes.append((False, exc))
+    for ok, value in outcomes:
+        if not ok:
+            raise value
+    return [value for _, value in outcomes]
