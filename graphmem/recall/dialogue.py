@@ -295,10 +295,28 @@ def trim_turn(utterance: str, caption: str | None, terms: Sequence[str], names: 
     return (text, cut) if cut else (full, False)
 
 
-def turn_line(props: dict[str, Any], terms: Sequence[str] = (), names: frozenset[str] = frozenset()) -> str:
-    """``[id] speaker: text [photo: caption] (event D)``; trimmed to the question's sentences when long."""
+def turn_line(
+    props: dict[str, Any],
+    terms: Sequence[str] = (),
+    names: frozenset[str] = frozenset(),
+    topic: str | None = None,
+) -> str:
+    """``[id] speaker: text [photo: caption] (event D)``; trimmed to the question's sentences when long.
+
+    Given a ``topic`` (the full context serialization), the speaker is followed by the people the turn
+    mentions and its box's topic: ``[id] speaker (mentions A, B; topic: T): text``.
+    """
     text, _ = trim_turn(str(props.get("utterance", "")), props.get("image_caption"), terms, names)
-    line = f"[{props['uid']}] {props.get('speaker', '?')}: {text}"
+    speaker = str(props.get("speaker", "?"))
+    context = []
+    if topic is not None:
+        mentioned = [p for p in json.loads(props.get("payload") or "{}").get("participants", []) if p != speaker]
+        if mentioned:
+            context.append("mentions " + ", ".join(mentioned))
+        if topic:
+            context.append(f"topic: {topic}")
+    who = f"{speaker} ({'; '.join(context)})" if context else speaker
+    line = f"[{props['uid']}] {who}: {text}"
     if props.get("event_start") is not None:
         line += f" (event {_day(props['event_start'])}"
         if props.get("event_end") is not None and _day(props["event_end"]) != _day(props["event_start"]):
@@ -415,8 +433,16 @@ def recall_dialogue(
     use_traces: bool = True,
     episode: str | None = None,
     episodes: Sequence[dict[str, Any]] | None = None,
+    context: str = "compact",
 ) -> DialogueRecall:
-    """Evidence for a question about a dialogue history; ``episodes`` saves a read when the caller has them."""
+    """Evidence for a question about a dialogue history; ``episodes`` saves a read when the caller has them.
+
+    ``context="compact"`` (the default) writes each session's date once and each turn's speaker and event
+    time; ``context="full"`` also writes each session's interval (start to end) and each turn's mentioned
+    people and topic, at a cost in tokens (fewer turns fit a budget).
+    """
+    if context not in ("compact", "full"):
+        raise ValueError(f"context must be 'compact' or 'full', got {context!r}")
     if episodes is None:
         episodes = store.episode_nodes(namespace)
     history = _history(store, namespace, episodes)
@@ -471,12 +497,26 @@ def recall_dialogue(
 
     ranking = [k for k in sorted(scored, key=rank_key) if k in nodes and nodes[k].get("uid")]
     names = _name_parts(known)
+    offered = ranking[:PACK_CANDIDATES]
+    extra: dict[str, dict[str, Any]] = {}
+    if context == "full":
+        # The sessions' intervals and the boxes' topics of the offered turns, in one read.
+        wanted = {node_key("Session", str(nodes[k]["session"])) for k in offered if nodes[k].get("session")}
+        wanted |= {str(nodes[k]["box"]) for k in offered if nodes[k].get("box")}
+        extra = store.get_nodes(namespace, sorted(wanted))
     items: list[PackItem] = []
-    for key in ranking[:PACK_CANDIDATES]:
+    for key in offered:
         props = nodes[key]
         start = props.get("session_start")
         header = session_header(float(start)) if start is not None else ""
-        items.append(PackItem(props["uid"], turn_line(props, query.lexical, names), order=float(props.get("seq", 0)), header=header))
+        topic = None
+        if context == "full":
+            session = extra.get(node_key("Session", str(props.get("session"))), {})
+            if start is not None and session.get("end") is not None and _day(session["end"]) != _day(float(start)):
+                header = f"{_day(float(start))} to {_day(float(session['end']))}:"
+            topic = str(extra.get(str(props.get("box") or ""), {}).get("topic") or "")
+        line = turn_line(props, query.lexical, names, topic)
+        items.append(PackItem(props["uid"], line, order=float(props.get("seq", 0)), header=header))
     return DialogueRecall(pack(items, budget), frame, tuple(ranking), tuple(str(nodes[k]["uid"]) for k in ranking))
 
 

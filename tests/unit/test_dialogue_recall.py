@@ -270,3 +270,40 @@ def test_cached_trace_events_weave_exactly_like_a_fresh_read(memory, writers):
     expected = _traces_and_boxes(fresh)
     assert len({trace for _, _, trace, _ in expected[0]}) < len(expected[0]), "some trace links two events"
     assert _traces_and_boxes(cached) == expected
+
+
+# --------------------------------------------------------------------------------------------------
+# Full context serialization
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("budget", [60, 300])
+def test_full_context_writes_session_intervals_and_topics(memory, budget):
+    question = "How is Ana's pottery going?"
+    compact = recall(memory, question, budget=budget)
+    full = recall(memory, question, budget=budget, context="full")
+    assert compact.evidence == recall(memory, question, budget=budget, context="compact").evidence
+    assert full.ranking == compact.ranking
+    assert full.evidence.tokens <= budget and full.evidence.tokens == count_tokens(full.evidence.text)
+    boxes = memory.store.boxes_of(NS, [f"turn:{i}" for i in full.evidence.source_ids])
+    topics = {k: p["topic"] for k, p in memory.store.get_nodes(NS, sorted(set(boxes.values()))).items()}
+    starts = [start for _, start, _ in SESSIONS]
+    for line in full.evidence.text.splitlines():
+        header = re.fullmatch(r"(\d+ \w+ \d{4})(?: to (\d+ \w+ \d{4}))?:", line)
+        if header:
+            # Every session but the last lasts until the next one starts (RaMem's interval).
+            i = [f"{s.day} {s:%b %Y}" for s in starts].index(header[1])
+            if i + 1 < len(starts):
+                assert header[2] == f"{starts[i + 1].day} {starts[i + 1]:%b %Y}"
+            else:
+                assert header[2] is None
+            continue
+        match = re.match(r"^\[(D\d+:\d+)\] (Ana|Ben) \((?:mentions [^;]+; )?topic: ([^)]+)\): \S", line)
+        assert match, f"not a full-context turn line: {line!r}"
+        assert match[3] == topics[boxes[f"turn:{match[1]}"]]
+    assert len(full.evidence.text) > 0 and full.evidence.source_ids
+
+
+def test_unknown_context_is_a_clear_error(memory):
+    with pytest.raises(ValueError, match="context must be"):
+        recall(memory, "How is Ana's pottery going?", context="verbose")
