@@ -962,7 +962,16 @@ def _participants(speaker: str, doc: Any, known: list[str]) -> list[str]:
     for ent in doc.ents:
         if ent.label_ != "PERSON":
             continue
-        name = re.sub(r"(?:'s|’s|')$", "", ent.text.strip())
+        # A name is the entity's leading capitalized words: the small model sometimes runs a PERSON span
+        # on into the sentence ("is Pepper ok?" -> "Pepper ok?").
+        words: list[str] = []
+        for word in ent.text.split():
+            if not word[:1].isupper():
+                break
+            words.append(word)
+        name = re.sub(r"(?:'s|’s|')$", "", re.sub(r"[^\w'’]+$", "", " ".join(words)))
+        if not name:
+            continue
         # A short form of a known name ("Mel" for Melanie) is that person, not a new one.
         match = next(
             (k for k in known if k.split()[0].lower().startswith(name.lower()) and len(name) >= 3), None

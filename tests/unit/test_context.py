@@ -236,6 +236,21 @@ def test_no_event_time_when_the_turn_does_not_say_when(extractor: ContextExtract
     assert ctx.event_start is None and ctx.event_end is None
 
 
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Oh no, is Pepper ok?", "Pepper"),  # the small model's PERSON span runs on: "Pepper ok?"
+        ("Did you hear from Mary Ann?", "Mary Ann"),
+    ],
+)
+def test_a_mentioned_person_is_the_leading_capitalized_words(extractor: ContextExtractor, text: str, expected: str) -> None:
+    ctx = _one(extractor, text, speaker="Leo")
+    others = [p for p in ctx.participants if p != "Leo"]
+    assert all(all(word[:1].isupper() for word in p.split()) for p in others), others
+    assert not any(p.endswith(("?", "!", ".")) for p in others)
+    assert expected in others
+
+
 def test_participants_speaker_first_then_named_people(extractor: ContextExtractor) -> None:
     ctx = _one(extractor, "Hey Mel! I met Jessica and her brother Tom at the park with Caroline's mentor.", speaker="Caroline")
     assert ctx.participants[0] == "Caroline"
