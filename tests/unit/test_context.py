@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from datetime import date, datetime, timezone
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import locomo_dev
 from graphmem.errors import InvalidRecordError
-from graphmem.loaders.locomo import load_locomo
 from graphmem.records import Turn
 from graphmem.write.context import (
     ContextExtractor,
@@ -23,9 +21,6 @@ from graphmem.write.context import (
 
 UTC = timezone.utc
 MON_8_MAY_2023 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # LoCoMo conv-26, session 1 (a Monday)
-LOCOMO_DIR = Path(
-    os.environ.get("GRAPHMEM_LOCOMO_DIR", Path(__file__).resolve().parents[2].parent / "shared" / "data" / "locomo-dev")
-)
 
 
 def _days(text: str, reference: datetime = MON_8_MAY_2023, tense: str = "past") -> list[tuple[str, date, date]]:
@@ -291,7 +286,7 @@ def test_extract_batches_and_validates(extractor: ContextExtractor) -> None:
 
 def test_locomo_dev_session_event_times(extractor: ContextExtractor) -> None:
     """Spot checks on conv-26 against the benchmark's gold answers for these turns."""
-    [conv] = load_locomo(LOCOMO_DIR / "conv-26.json")
+    conv = locomo_dev.conversation("conv-26")
     contexts = {}
     for session in conv.sessions[:10]:
         for turn, ctx in zip(session.turns, extractor.extract(session.turns, session.started_at, conv.speakers)):

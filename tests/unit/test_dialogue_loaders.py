@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -14,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from locomo_dev import LOCOMO_DIR
 from graphmem.errors import InvalidRecordError
 from graphmem.loaders.chat_jsonl import dump_chat_jsonl, load_chat_jsonl
 from graphmem.loaders.dialogue import Conversation
@@ -21,7 +21,6 @@ from graphmem.loaders.locomo import load_locomo, parse_locomo_datetime, repair_e
 from graphmem.loaders.longmemeval import load_longmemeval, parse_longmemeval_datetime
 
 REPO = Path(__file__).resolve().parents[2]
-LOCOMO_DIR = Path(os.environ.get("GRAPHMEM_LOCOMO_DIR", REPO.parent / "shared" / "data" / "locomo-dev"))
 LONGMEMEVAL_SAMPLE = REPO / "tests" / "data" / "longmemeval_sample.json"
 UTC = timezone.utc
 

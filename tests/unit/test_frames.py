@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from datetime import date, datetime, timedelta, timezone
-from pathlib import Path
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import locomo_dev
 from graphmem.errors import InvalidRecordError
-from graphmem.loaders.locomo import load_locomo
 from graphmem.recall.frames import FRAME_BUFFER, history_window, induce_frame
 
 UTC = timezone.utc
@@ -19,9 +17,6 @@ START = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # conv-26's history: 8 May 202
 END = datetime(2024, 1, 4, 0, 19, tzinfo=UTC)  # ... to 4 January 2024
 PEOPLE = ["Caroline", "Melanie"]
 DAY = timedelta(days=1)
-LOCOMO_DIR = Path(
-    os.environ.get("GRAPHMEM_LOCOMO_DIR", Path(__file__).resolve().parents[2].parent / "shared" / "data" / "locomo-dev")
-)
 
 
 def _window(question: str, start: datetime = START, end: datetime = END, **kwargs) -> tuple[date, date] | None:
@@ -292,7 +287,7 @@ def test_locomo_dev_frames() -> None:
     frame; every frame that fires on the dev questions contains the sessions of its gold evidence."""
     framed = category2 = 0
     for name in ("conv-26.json", "conv-30.json"):
-        [conv] = load_locomo(LOCOMO_DIR / name)
+        conv = locomo_dev.conversation(name.removesuffix(".json"))
         first, last = conv.sessions[0].started_at, conv.sessions[-1].started_at
         session_of = {t.id: s for s in conv.sessions for t in s.turns}
         for qa in conv.qa:

