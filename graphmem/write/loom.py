@@ -147,16 +147,22 @@ _ENTITY_LABELS = frozenset(
 )
 
 
-@functools.lru_cache(maxsize=2)
 def load_nlp(model: str = DEFAULT_SPACY_MODEL) -> Any:
-    """Load (once per process) the spaCy pipeline used by the loom and the weaver.
+    """The spaCy pipeline, loaded once per process and shared by every stage that parses text (context
+    extraction, the loom, the weaver, question analysis); it takes about a second and is read-only after.
 
     >>> nlp = load_nlp()
     >>> [t.lemma_ for t in nlp("I went home")]
     ['I', 'go', 'home']
     """
-    import spacy
+    return _load_spacy(model)
 
+
+@functools.lru_cache(maxsize=2)
+def _load_spacy(model: str) -> Any:
+    import spacy  # imported here so that modules that only need the time grammar load without spaCy
+
+    logger.info("loading spaCy pipeline %s", model)
     return spacy.load(model)
 
 
