@@ -128,6 +128,11 @@ def _line(step: Step, ordinals: dict[tuple[str, str], int], anchors: Anchors, pa
     return " | ".join(parts)
 
 
+def _parse(nodes: dict[int, dict[str, Any]]) -> dict[int, Step]:
+    """Step records from step nodes (their JSON payload), by step index."""
+    return {t: step_from_json(props["payload"]) for t, props in nodes.items()}
+
+
 def _rerank(step: Step, t: int, anchor_t: int | None, pair: tuple[str, str] | None, s_text: float, use_chain: bool) -> float:
     """S3Mem's rerank score: W_ANCHOR * s_anchor + W_CHAIN * s_chain + W_TEXT * s_text."""
     s_anchor = 0.0
@@ -176,8 +181,8 @@ def recall_steps(
         # The anchor is an index hit: rank its neighbourhood by anchor fit and chain support.
         lo, hi = sorted((anchor_t, anchor_t + anchors.offset))
         window = [t for t in range(lo - NEIGHBOURHOOD, hi + NEIGHBOURHOOD + 1) if 0 <= t <= last_t]
-        nodes: dict[int, dict[str, Any]] = store.steps_at(namespace, ep, list(dict.fromkeys(decisive + window)))
-        scored: list[tuple[float, int]] = [(_rerank(step_from_json(nodes[t]["payload"]), t, anchor_t, pair, 0.0, use_chain), t) for t in window if t in nodes]
+        parsed = _parse(store.steps_at(namespace, ep, list(dict.fromkeys(decisive + window))))
+        scored: list[tuple[float, int]] = [(_rerank(parsed[t], t, anchor_t, pair, 0.0, use_chain), t) for t in window if t in parsed]
     else:
         # No step to start from: full-text and vector matches (searched side by side) are the candidates.
         fulltext, vector = together(
@@ -187,23 +192,23 @@ def recall_steps(
         fused = rrf([[h.key for h in fulltext], [h.key for h in vector]])
         top_text = fused[0][1] if fused else 1.0
         candidate_nodes = store.get_nodes(namespace, [k for k, _ in fused])
-        nodes = {}
+        parsed = {}
         scored = []
         for key, text_score in fused:
             props = candidate_nodes.get(key)
             if not props or props.get("episode") != ep or "t" not in props:
                 continue
             t = int(props["t"])
-            nodes[t] = props
-            scored.append((_rerank(step_from_json(props["payload"]), t, None, pair, text_score / top_text, use_chain), t))
+            parsed[t] = step_from_json(props["payload"])
+            scored.append((_rerank(parsed[t], t, None, pair, text_score / top_text, use_chain), t))
     ranked_ts = [t for _, t in sorted(scored, key=lambda x: (-x[0], x[1]))]
     order = list(dict.fromkeys(decisive + ranked_ts))
-    missing = [t for t in order if t not in nodes]
+    missing = [t for t in order if t not in parsed]
     if missing:
-        nodes.update(store.steps_at(namespace, ep, missing))
+        parsed.update(_parse(store.steps_at(namespace, ep, missing)))
     ordinal_of: dict[int, dict[tuple[str, str], int]] = {}
     if pair is not None:
-        events = store.events_of(namespace, [node_key("Step", step_uid(ep, t)) for t in order if t in nodes])
+        events = store.events_of(namespace, [node_key("Step", step_uid(ep, t)) for t in order if t in parsed])
         for row in events:
             if (row.kind, row.obj) == pair:
                 ordinal_of.setdefault(row.t, {})[(row.kind, row.obj)] = row.ordinal
@@ -214,9 +219,9 @@ def recall_steps(
         items.append(PackItem("", header, order=-1.0))
     steps: dict[str, EvidenceStep] = {}
     for t in order:
-        if t not in nodes:
+        if t not in parsed:
             continue
-        step = step_from_json(nodes[t]["payload"])
+        step = parsed[t]
         ords = ordinal_of.get(t, {})
         uid = step_uid(ep, t)
         items.append(PackItem(uid, _line(step, ords, anchors, pair), order=float(t)))
