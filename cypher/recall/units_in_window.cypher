@@ -1,16 +1,23 @@
-// Turns valid for a time window: their session interval overlaps it, or their event time falls in it.
-// Parameters: $namespace, $start, $end (epoch seconds). Returns: key.
+// Turns valid for a time window, at most $limit of each kind, earliest first: the turns of the sessions
+// whose interval overlaps the window (by session start, then turn order), then the turns whose event time
+// falls in it (by event start). Bounded by $limit: a month of a years-long history can hold thousands of
+// turns, and recall only needs as many as it can pack (which candidates are valid: valid_units).
+// Parameters: $namespace, $start, $end (epoch seconds), $limit. Returns: key (a turn may come twice).
 CALL () {
   MATCH (s:Session {namespace: $namespace})
   USING INDEX SEEK s:Session(namespace, start)
   WHERE s.start <= $end AND s.end >= $start
   MATCH (u:Turn)-[:IN_SESSION]->(s)
-  RETURN u.key AS key
-  UNION
+  RETURN u.key AS key, 0 AS tier, s.start AS at, u.seq AS seq
+  ORDER BY at, seq, key
+  LIMIT $limit
+  UNION ALL
   MATCH (u:Turn {namespace: $namespace})
   USING INDEX SEEK u:Turn(namespace, event_start)
   WHERE u.event_start <= $end AND u.event_end >= $start
-  RETURN u.key AS key
+  RETURN u.key AS key, 1 AS tier, u.event_start AS at, u.seq AS seq
+  ORDER BY at, seq, key
+  LIMIT $limit
 }
 RETURN key
-ORDER BY key
+ORDER BY tier, at, seq, key

@@ -330,6 +330,24 @@ def turn_line(
 # --------------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class ValidWindow:
+    """The recall frame's time window as validity sees it: its bounds (epoch seconds) and the keys of the
+    sessions whose interval overlaps it (``GraphStore.sessions_in_window``)."""
+
+    start: float
+    end: float
+    sessions: frozenset[str]
+
+    def holds(self, turn: dict[str, Any]) -> bool:
+        """A turn is valid when its session overlaps the window or its event time falls in it."""
+        session = turn.get("session")
+        if session is not None and node_key("Session", str(session)) in self.sessions:
+            return True
+        ev_start, ev_end = turn.get("event_start"), turn.get("event_end")
+        return ev_start is not None and ev_end is not None and ev_start <= self.end and ev_end >= self.start
+
+
 def _cosine(hit_score: float) -> float:
     """The store's vector score is ``(1 + cos) / 2``; back to the cosine."""
     return 2.0 * hit_score - 1.0
@@ -463,13 +481,16 @@ def recall_dialogue(
 
     query = analyze_question(need, tuple(known))
     vector = embedder.embed([query.dense])[0]
-    window: set[str] = set()
+    window: ValidWindow | None = None
+    filler: list[str] = []
     if frame is not None and frame.confident and frame.start is not None and frame.end is not None:
-        (content, nodes), window_keys = together(
+        start, end = frame.start.timestamp(), frame.end.timestamp()
+        (content, nodes), filler, sessions = together(
             lambda: _content_scores(store, namespace, query, vector, use_boxes, use_traces),
-            lambda: store.units_in_window(namespace, frame.start.timestamp(), frame.end.timestamp()),
+            lambda: store.units_in_window(namespace, start, end, PACK_CANDIDATES),
+            lambda: store.sessions_in_window(namespace, start, end),
         )
-        window = set(window_keys)
+        window = ValidWindow(start, end, frozenset(sessions))
     else:
         content, nodes = _content_scores(store, namespace, query, vector, use_boxes, use_traces)
 
@@ -480,20 +501,23 @@ def recall_dialogue(
         for key in scored:
             if nodes.get(key, {}).get("speaker") in people:
                 scored[key] += SPEAKER_BONUS
-    # Valid turns that no content search reached still compete, at the bottom of the valid tier (as
-    # many as the packer could take).
-    floor = min(scored.values(), default=0.0) - 1.0
-    valid_scored = sum(1 for k in scored if k in window)
-    extra = sorted(k for k in window if k not in scored)[: max(0, PACK_CANDIDATES - valid_scored)]
-    missing = [k for k in extra if k not in nodes]
-    if missing:
-        nodes.update(store.get_nodes(namespace, missing))
-    for key in extra:
-        scored[key] = floor
+    valid: set[str] = set()
+    if window is not None:
+        valid = {k for k in scored if window.holds(nodes.get(k, {}))}
+        # Valid turns that no content search reached still compete, at the bottom of the valid tier (as
+        # many as the packer could take).
+        floor = min(scored.values(), default=0.0) - 1.0
+        extra = [k for k in filler if k not in scored][: max(0, PACK_CANDIDATES - len(valid))]
+        missing = [k for k in extra if k not in nodes]
+        if missing:
+            nodes.update(store.get_nodes(namespace, missing))
+        for key in extra:
+            scored[key] = floor
+            valid.add(key)
 
     def rank_key(key: str) -> tuple[int, float, str]:
-        valid = 0 if (not window or key in window) else 1
-        return valid, -scored[key], key
+        tier = 0 if (window is None or key in valid) else 1
+        return tier, -scored[key], key
 
     ranking = [k for k in sorted(scored, key=rank_key) if k in nodes and nodes[k].get("uid")]
     names = _name_parts(known)

@@ -31,6 +31,11 @@ from graphmem.store.text_index import BM25Index, query_terms
 _SEARCH_GROUPS = {"unit": UNIT_LABELS, "Box": ("Box",)}
 
 
+def _sortable(value: Any) -> float:
+    """A property as a sort key, missing last (Cypher's ORDER BY puts null after every number)."""
+    return float("inf") if value is None else float(value)
+
+
 class _VectorIndex:
     """Exact cosine search over one namespace's vectors, in a growing numpy matrix."""
 
@@ -242,25 +247,34 @@ class EmbeddedStore:
             index = self._steps.get((namespace, episode), {})
             return {t: self._props(namespace, index[t]) for t in ts if t in index}
 
-    def units_in_window(self, namespace: str, start: float, end: float) -> list[str]:
+    def _overlapping_sessions(self, namespace: str, start: float, end: float) -> list[tuple[str, str]]:
+        # As the range seek in recall/sessions_in_window.cypher: start <= $end from the sorted index, then
+        # the end >= $start filter.
+        starts = self._session_starts.get(namespace, [])
+        found = [(namespace, key) for _, key in starts[: bisect.bisect_right(starts, end, key=lambda e: e[0])]]
+        return [session for session in found if self.graph.nodes[session]["end"] >= start]
+
+    def units_in_window(self, namespace: str, start: float, end: float, limit: int) -> list[str]:
         with self._lock:
-            keys: set[str] = set()
-            # As the range seeks in recall/units_in_window.cypher: start <= $end from the sorted index,
-            # then the end >= $start filter.
-            starts = self._session_starts.get(namespace, [])
-            for _, session_key in starts[: bisect.bisect_right(starts, end, key=lambda e: e[0])]:
-                session = (namespace, session_key)
-                if self.graph.nodes[session]["end"] < start:
-                    continue
+            in_sessions: list[tuple[float, float, str]] = []
+            for session in self._overlapping_sessions(namespace, start, end):
+                at = self.graph.nodes[session]["start"]
                 for source, _, etype in self.graph.in_edges(session, keys=True):
                     if etype == "IN_SESSION":
-                        keys.add(source[1])
+                        in_sessions.append((at, _sortable(self.graph.nodes[source].get("seq")), source[1]))
+            with_events: list[tuple[float, float, str]] = []
             events = self._turn_events.get(namespace, [])
-            for _, turn_key in events[: bisect.bisect_right(events, end, key=lambda e: e[0])]:
-                ev_end = self.graph.nodes[(namespace, turn_key)].get("event_end")
+            for at, turn_key in events[: bisect.bisect_right(events, end, key=lambda e: e[0])]:
+                attrs = self.graph.nodes[(namespace, turn_key)]
+                ev_end = attrs.get("event_end")
                 if ev_end is not None and ev_end >= start:
-                    keys.add(turn_key)
-        return sorted(keys)
+                    with_events.append((at, _sortable(attrs.get("seq")), turn_key))
+        keys = [key for _, _, key in sorted(in_sessions)[:limit]] + [key for _, _, key in sorted(with_events)[:limit]]
+        return list(dict.fromkeys(keys))[:limit]
+
+    def sessions_in_window(self, namespace: str, start: float, end: float) -> list[str]:
+        with self._lock:
+            return sorted(key for _, key in self._overlapping_sessions(namespace, start, end))
 
     def _next(self, node: tuple[str, str], forward: bool) -> tuple[str, str] | None:
         edges = self.graph.out_edges(node, keys=True) if forward else self.graph.in_edges(node, keys=True)

@@ -259,8 +259,12 @@ class Neo4jStore:
         rows = self._read("recall/steps_at", namespace=namespace, episode=episode, ts=list(ts))
         return {int(r["t"]): _plain(r["props"]) for r in rows}
 
-    def units_in_window(self, namespace: str, start: float, end: float) -> list[str]:
-        return [r["key"] for r in self._read("recall/units_in_window", namespace=namespace, start=start, end=end)]
+    def units_in_window(self, namespace: str, start: float, end: float, limit: int) -> list[str]:
+        rows = self._read("recall/units_in_window", namespace=namespace, start=start, end=end, limit=limit)
+        return list(dict.fromkeys(r["key"] for r in rows))[:limit]
+
+    def sessions_in_window(self, namespace: str, start: float, end: float) -> list[str]:
+        return [r["key"] for r in self._read("recall/sessions_in_window", namespace=namespace, start=start, end=end)]
 
     def neighbours(self, namespace: str, keys: Sequence[str], before: int, after: int) -> dict[str, list[str]]:
         if not keys:

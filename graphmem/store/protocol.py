@@ -147,8 +147,16 @@ class GraphStore(Protocol):
     def steps_at(self, namespace: str, episode: str, ts: Sequence[int]) -> dict[int, dict[str, Any]]:
         """Step nodes of the episode at these indices, by index."""
 
-    def units_in_window(self, namespace: str, start: float, end: float) -> list[str]:
-        """Keys of turns whose session interval overlaps [start, end] or whose event time falls in it."""
+    def units_in_window(self, namespace: str, start: float, end: float, limit: int) -> list[str]:
+        """Up to ``limit`` turns whose session interval overlaps [start, end] or whose event time falls in it.
+
+        Earliest first: the turns of overlapping sessions by (session start, seq, key), then the turns
+        with an event time in the window by (event start, seq, key); at most ``limit`` of each kind are
+        read, and a turn that is both comes once, at its first place.
+        """
+
+    def sessions_in_window(self, namespace: str, start: float, end: float) -> list[str]:
+        """Keys of the sessions whose interval [start, end] overlaps the window, sorted."""
 
     def neighbours(self, namespace: str, keys: Sequence[str], before: int, after: int) -> dict[str, list[str]]:
         """For each key, the unit keys up to ``before`` steps back and ``after`` forward along NEXT, in order."""

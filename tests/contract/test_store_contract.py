@@ -169,10 +169,17 @@ def test_sessions_and_window(store, namespace):
     assert [s.uid for s in sessions] == ["s0", "s1", "s2"]
     day = 86400.0
     # A window inside session 2's interval, which also holds the event time of D0:1.
-    keys = store.units_in_window(namespace, 24.5 * day, 25.5 * day)
-    assert keys == ["turn:D0:1", "turn:D2:0", "turn:D2:1"]
+    # Session 2's turns first (in turn order), then D0:1 by its event time.
+    assert store.units_in_window(namespace, 24.5 * day, 25.5 * day, 10) == ["turn:D2:0", "turn:D2:1", "turn:D0:1"]
+    assert store.sessions_in_window(namespace, 24.5 * day, 25.5 * day) == ["session:s2"]
+    # At most `limit` of each kind: the earliest session turn, then the event-time turn.
+    assert store.units_in_window(namespace, 24.5 * day, 25.5 * day, 1) == ["turn:D2:0"]
+    # Sessions 0 and 1 both touch day 10: session 0's turns first (earlier start); D0:1 comes once.
+    assert store.units_in_window(namespace, 5 * day, 10 * day, 10) == ["turn:D0:0", "turn:D0:1", "turn:D1:0", "turn:D1:1"]
+    assert store.sessions_in_window(namespace, 5 * day, 10 * day) == ["session:s0", "session:s1"]
     # A window that touches no session and no event time.
-    assert store.units_in_window(namespace, 40 * day, 41 * day) == []
+    assert store.units_in_window(namespace, 40 * day, 41 * day, 10) == []
+    assert store.sessions_in_window(namespace, 40 * day, 41 * day) == []
 
 
 def test_boxes_and_traces(store, namespace):

@@ -98,6 +98,7 @@ def planned(neo4j_store: Neo4jStore) -> Iterator[dict[str, Any]]:
         "k": 30,
         "fetch": 120,
         "cap": 5001,
+        "limit": 150,
         "embedding": vector,
         "before": 2,
         "after": 3,

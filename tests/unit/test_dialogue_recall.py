@@ -83,7 +83,7 @@ def test_frame_window_turns_come_first(memory):
     result = recall(memory, "What did Ana do in December 2023?")
     frame = result.frame
     assert frame is not None and frame.confident
-    window = set(memory.store.units_in_window(NS, frame.start.timestamp(), frame.end.timestamp()))
+    window = set(memory.store.units_in_window(NS, frame.start.timestamp(), frame.end.timestamp(), 10_000))
     assert "turn:D4:1" in window and "turn:D1:1" not in window
     tiers = [key in window for key in result.ranking]
     assert tiers == sorted(tiers, reverse=True), "a turn outside the window ranks before one inside it"

@@ -119,19 +119,25 @@ def test_units_in_window_matches_a_scan(big: EmbeddedStore) -> None:
             start = rnd.uniform(-5 * DAY, sessions * 3 * DAY + 5 * DAY)
             end = start + rnd.choice([0.0, 0.5 * DAY, 2 * DAY, 20 * DAY])
             valid = {s["key"] for s in _nodes(big, ns, "Session") if s["start"] <= end and s["end"] >= start}
-            want = {t["key"] for t in _nodes(big, ns, "Turn")
-                    if node_key("Session", t["session"]) in valid
-                    or (t.get("event_start") is not None and t["event_start"] <= end and t["event_end"] >= start)}
-            assert big.units_in_window(ns, start, end) == sorted(want)
+            sessions_start = {s["uid"]: s["start"] for s in _nodes(big, ns, "Session")}
+            turns = _nodes(big, ns, "Turn")
+            in_sessions = sorted((sessions_start[t["session"]], t["seq"], t["key"]) for t in turns
+                                 if node_key("Session", t["session"]) in valid)
+            with_events = sorted((t["event_start"], t["seq"], t["key"]) for t in turns
+                                 if t.get("event_start") is not None and t["event_start"] <= end and t["event_end"] >= start)
+            for limit in (5, 10_000):
+                want = [k for _, _, k in in_sessions[:limit]] + [k for _, _, k in with_events[:limit]]
+                assert big.units_in_window(ns, start, end, limit) == list(dict.fromkeys(want))[:limit]
+            assert big.sessions_in_window(ns, start, end) == sorted(valid)
 
 
 def test_window_follows_rewritten_event_times() -> None:
     store = EmbeddedStore()
     store.write(dialogue("x", 3, seed=1))
     store.write(WriteBatch((NodeRow("Turn", "x", "D0:0", {"event_start": 40 * DAY, "event_end": 41 * DAY}),)))
-    assert "turn:D0:0" in store.units_in_window("x", 40.5 * DAY, 40.6 * DAY)
+    assert "turn:D0:0" in store.units_in_window("x", 40.5 * DAY, 40.6 * DAY, 100)
     store.write(WriteBatch((NodeRow("Turn", "x", "D0:0", {"event_start": None, "event_end": None}),)))
-    assert "turn:D0:0" not in store.units_in_window("x", 40.5 * DAY, 40.6 * DAY)
+    assert "turn:D0:0" not in store.units_in_window("x", 40.5 * DAY, 40.6 * DAY, 100)
 
 
 def test_latest_event_until_matches_a_scan(big: EmbeddedStore) -> None:
@@ -194,7 +200,7 @@ def test_trace_events_and_delete(big: EmbeddedStore) -> None:
     store.write(dialogue("x", 20, seed=8))
     store.write(trajectory("y", "run", 300, seed=9))
     store.delete_namespace("x")
-    assert store.counts("x") == {} and store.units_in_window("x", 0, 1e12) == []
+    assert store.counts("x") == {} and store.units_in_window("x", 0, 1e12, 100) == []
     assert store.latest_event_until("x", "run", "collect", "wood", 10**6) is None
     assert store.counts("y")["Step"] == 300 and len(store.fulltext("y", "wood step", 400)) > 0
     # Rewriting after a delete starts from a clean slate.
