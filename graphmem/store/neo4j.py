@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -38,8 +39,15 @@ log = logging.getLogger(__name__)
 #: a message and the planner's Eager buffer, not the transaction; a batch whose nodes and edges each fit
 #: in one chunk is written by one statement (one round trip). 5000 covers a 512-step batch.
 CHUNK = 5000
-#: Vector search over-fetch: the 5.26 vector index cannot pre-filter by namespace.
+#: Vector search over-fetch: the 5.26 vector index cannot pre-filter by namespace, so it is asked for more
+#: neighbours than k and the namespace's are kept. The first search of a namespace fetches
+#: VECTOR_OVERFETCH * k; later ones fetch k / share * VECTOR_MARGIN, where share is the namespace's
+#: observed share of the neighbours (a running mean): a namespace that dominates the index no longer pays
+#: for a 4x deeper HNSW search (at 1M units, fetch 400 vs 130 costs 58 vs 36 ms). Too few hits still
+#: trigger a deeper search (up to VECTOR_FETCH_CAP).
 VECTOR_OVERFETCH = 4
+VECTOR_MARGIN = 1.25
+VECTOR_MIN_FETCH = 64
 VECTOR_FETCH_CAP = 4096
 #: A namespace with fewer units (or boxes) than this is searched exactly when the shared index cannot
 #: fill k from it (bounded by this many vector comparisons; 0 disables it).
@@ -75,6 +83,8 @@ class Neo4jStore:
         self.database = database
         #: Whether a (namespace, label) held at most EXACT_CAP vectors when last searched (see ``vector``).
         self._is_small: dict[tuple[str, str], bool] = {}
+        #: The share of a (namespace, label) among the index's nearest neighbours, as last observed.
+        self._share: dict[tuple[str, str], float] = {}
         try:
             self.driver = GraphDatabase.driver(uri, auth=auth, max_connection_pool_size=max_connection_pool_size)
             self.driver.verify_connectivity()
@@ -303,21 +313,30 @@ class Neo4jStore:
             if hits is not None:
                 return hits
             tried_exact = True
-        fetch = max(k * VECTOR_OVERFETCH, 64)
-        rows = self._read(name, namespace=namespace, embedding=vec, fetch=fetch, k=k)
-        if len(rows) >= k:
-            return [Hit(r["key"], r["uid"], float(r["score"])) for r in rows]
+        share = self._share.get(size_key, 1.0 / VECTOR_OVERFETCH)
+        fetch = min(max(math.ceil(k * VECTOR_MARGIN / share), k, VECTOR_MIN_FETCH), VECTOR_FETCH_CAP)
+        hits = self._approximate(name, size_key, vec, fetch, k)
+        if len(hits) >= k:
+            return hits
         if EXACT_CAP > 0 and not tried_exact:
             # Known large, yet the shared index cannot fill k: it may have shrunk since.
-            hits = self._exact(name, namespace, vec, k)
-            if hits is not None:
+            exact = self._exact(name, namespace, vec, k)
+            if exact is not None:
                 self._is_small[size_key] = True
-                return hits
+                return exact
         # A large but rare namespace: look deeper into the shared index.
-        while len(rows) < k and fetch < VECTOR_FETCH_CAP:
+        while len(hits) < k and fetch < VECTOR_FETCH_CAP:
             fetch = min(fetch * 4, VECTOR_FETCH_CAP)
-            rows = self._read(name, namespace=namespace, embedding=vec, fetch=fetch, k=k)
-        return [Hit(r["key"], r["uid"], float(r["score"])) for r in rows]
+            hits = self._approximate(name, size_key, vec, fetch, k)
+        return hits
+
+    def _approximate(self, name: str, size_key: tuple[str, str], vec: list[float], fetch: int, k: int) -> list[Hit]:
+        """The namespace's top k among the index's ``fetch`` nearest; updates its observed share."""
+        row = self._read(name, namespace=size_key[0], embedding=vec, fetch=fetch, k=k)[0]
+        observed = max(int(row["seen"]), 1) / fetch
+        previous = self._share.get(size_key)
+        self._share[size_key] = observed if previous is None else (previous + observed) / 2
+        return [Hit(key, uid, float(score)) for key, uid, score in row["hits"]]
 
     def _exact(self, name: str, namespace: str, vec: list[float], k: int) -> list[Hit] | None:
         """The exact top k of a namespace with at most EXACT_CAP vectors; None when it holds more."""
