@@ -1,8 +1,8 @@
-// Merge graphmem nodes by (namespace, key); set their labels and properties; store embeddings as float vectors.
-// Parameters: $rows: list of {namespace, key, uid, labels: [String], props: Map, embedding: [Float] | null}.
+// Merge graphmem nodes of one namespace by key; set their labels and properties; store embeddings as float vectors.
+// Parameters: $namespace, $rows: list of {key, uid, labels: [String], props: Map, embedding: [Float] | null}.
 // Returns: nothing.
 UNWIND $rows AS r
-MERGE (n:Memory {namespace: r.namespace, key: r.key})
+MERGE (n:Memory {namespace: $namespace, key: r.key})
 SET n += r.props, n.uid = r.uid
 SET n:$(r.labels)
 WITH n, r WHERE r.embedding IS NOT NULL

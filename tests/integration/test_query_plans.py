@@ -105,6 +105,7 @@ def planned(neo4j_store: Neo4jStore) -> Iterator[dict[str, Any]]:
         "rows": [],
         "nodes": [],
         "edges": [],
+        "edges_with_props": [],
     }
     yield params
     mem.forget(trajectory_ns)
