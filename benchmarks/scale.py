@@ -187,6 +187,8 @@ class Writer:
     def __init__(self, store: GraphStore, batch_size: int, vectors: bool = True) -> None:
         self.store = store
         self.memory = Memory(store=store, embedder=RandomEmbedder(1))
+        #: Steps go through graphmem's pipelined bulk path (each batch written while the next is built).
+        self.bulk = self.memory.bulk()
         self.vectors = RandomEmbedder(2)
         self.batch_size = batch_size
         self.recorded: list[WriteBatch] | None = None
@@ -198,12 +200,17 @@ class Writer:
                 batch = WriteBatch(
                     tuple(NodeRow(r.label, r.namespace, r.uid, {k: v for k, v in r.props.items() if k != "embedding"}) for r in batch.nodes),
                     batch.edges,
+                    batch.expect,
                 )
             inner_write(batch)
             if self.recorded is not None:
                 self.recorded.append(batch)
 
         store.write = write  # type: ignore[method-assign]
+
+    def flush(self) -> None:
+        """Wait until every step batch handed to the bulk writer is committed."""
+        self.bulk.flush()
 
     def add_steps(self, plan: NamespacePlan, n: int, episode_len: int) -> None:
         while n > 0:
@@ -214,7 +221,7 @@ class Writer:
             start_t = plan.steps % episode_len
             take = min(n, self.batch_size, episode_len - start_t)
             steps = [make_step(plan.rng, start_t + i, plan.inventory) for i in range(take)]
-            self.memory.add_steps(plan.name, episode, steps)
+            self.bulk.add_steps(plan.name, episode, steps)
             plan.steps += take
             n -= take
 
@@ -477,6 +484,7 @@ def write_level(writer: Writer, store: Neo4jStore | None, plans: list[NamespaceP
                 t0 = time.perf_counter()
                 writer.add_steps(plan, take_steps, episode_len)
                 writer.add_turns(plan, take_turns)
+                writer.flush()
                 elapsed = time.perf_counter() - t0
                 writer.recorded = None
                 if sampling and store is not None:
@@ -516,6 +524,7 @@ def embedded_phase(sizes: Sequence[int], cache: dict[str, np.ndarray], batch_siz
         level = size - done
         writer.add_steps(plan, level // 2, EPISODE_LEN)
         writer.add_turns(plan, level - level // 2)
+        writer.flush()
         done = size
         seconds = time.perf_counter() - started
         rng = random.Random(size)

@@ -39,6 +39,7 @@ import numpy as np
 from graphmem.errors import ConflictError, InvalidRecordError
 from graphmem.records import Step, validate_id
 from graphmem.store.protocol import node_key
+from graphmem.write.bulk import BulkWriter
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -243,6 +244,8 @@ def _ingest_steps(
             bar.update(task, advance=1)
 
     prefetcher = _Prefetcher(memory.embedder) if pipeline else None
+    # Pipelined, each batch is written while the next is built (``BulkWriter``); otherwise one at a time.
+    writer: Memory | BulkWriter = memory.bulk() if pipeline else memory
     embedder = memory.embedder
     try:
         if prefetcher is not None:
@@ -256,13 +259,17 @@ def _ingest_steps(
             if prefetcher is not None and following is not None:
                 # Queued behind the current batch: the worker embeds it while add_steps writes the current one.
                 prefetcher.prefetch([step_search_text(s) for s in following])
-            report_batch = memory.add_steps(namespace, episode_id, current)  # waits for its own vectors
+            report_batch = writer.add_steps(namespace, episode_id, current)  # waits for its own vectors
             written += report_batch.written
             if bar is not None and task is not None:
                 rate = written / max(time.monotonic() - started, 1e-9)
                 bar.update(task, advance=len(current), rate=f"{rate:,.0f} steps/s")
             current = following
+        if isinstance(writer, BulkWriter):
+            writer.flush()  # the last batch is committed before the file counts as done
     finally:
+        if isinstance(writer, BulkWriter):
+            writer.close()
         memory.embedder = embedder
         if prefetcher is not None:
             prefetcher.close()

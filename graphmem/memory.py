@@ -13,14 +13,18 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphmem.embed import Embedder, default_embedder
 from graphmem.errors import ConflictError, InvalidRecordError
 from graphmem.recall.packer import Evidence
 from graphmem.records import Step, Turn, validate_datetime, validate_id, validate_steps, validate_turns
 from graphmem.store.embedded import EmbeddedStore
-from graphmem.store.protocol import GraphStore, Hit, node_key
+from graphmem.store.protocol import Expect, GraphStore, Hit, WriteBatch, node_key
+from graphmem.write.steps import EpisodeSoFar
+
+if TYPE_CHECKING:
+    from graphmem.write.bulk import BulkWriter
 
 log = logging.getLogger(__name__)
 
@@ -91,9 +95,18 @@ class Memory:
         """Append agent steps to an episode. Re-adding stored steps unchanged is a no-op.
 
         Raises ``InvalidRecordError`` for bad records and ``ConflictError`` when a stored step index
-        comes back with other content; in both cases nothing of the batch is written.
+        comes back with other content, or when another writer appended to the episode meanwhile; in
+        every case nothing of the batch is written.
         """
-        from graphmem.write.steps import build_step_batch, episode_so_far, step_digest
+        so_far, new, old = self.plan_steps(namespace, episode_id, steps)
+        if new:
+            self.store.write(self.step_batch(namespace, episode_id, new, so_far))
+        return WriteReport(len(new), len(old))
+
+    def plan_steps(self, namespace: str, episode_id: str, steps: Sequence[Step]) -> tuple[EpisodeSoFar, list[Step], list[Step]]:
+        """Validate steps against what the store holds of the episode: its writing state, the steps to
+        write and the steps already stored unchanged (a stored index with other content raises)."""
+        from graphmem.write.steps import episode_so_far, step_digest
 
         where = f"episode {episode_id!r}"
         validate_id(namespace, where, "namespace")
@@ -120,13 +133,24 @@ class Memory:
                         f"{where} step t={step.t} in namespace {namespace!r} is already stored with other content; "
                         "use a new episode id for a new run"
                     )
-        if not new:
-            return WriteReport(0, len(old))
-        from graphmem.write.steps import step_search_text
+        return so_far, new, old
 
-        embeddings = self.embedder.embed([step_search_text(s) for s in new])
-        self.store.write(build_step_batch(namespace, episode_id, new, embeddings, so_far))
-        return WriteReport(len(new), len(old))
+    def step_batch(self, namespace: str, episode_id: str, steps: Sequence[Step], so_far: EpisodeSoFar) -> WriteBatch:
+        """The rows of validated steps that follow ``so_far``, embedded, with the condition that the
+        episode still ends where ``so_far`` says when the batch is written."""
+        from graphmem.write.steps import build_step_batch, step_search_text
+
+        embeddings = self.embedder.embed([step_search_text(s) for s in steps])
+        batch = build_step_batch(namespace, episode_id, steps, embeddings, so_far)
+        guard = Expect(namespace, node_key("Episode", episode_id), "last_t", so_far.last_t)
+        return WriteBatch(batch.nodes, batch.edges, (guard,))
+
+    def bulk(self) -> BulkWriter:
+        """A writer for long runs of appends: each batch is written on a background thread while the next
+        is validated, embedded and built (see ``graphmem.write.bulk``). Use it as a context manager."""
+        from graphmem.write.bulk import BulkWriter
+
+        return BulkWriter(self)
 
     def add_session(
         self,

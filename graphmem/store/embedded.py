@@ -16,7 +16,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from graphmem.errors import StoreError
+from graphmem.errors import ConflictError, StoreError
 from graphmem.store.protocol import (
     EDGE_TYPES,
     NODE_LABELS,
@@ -25,6 +25,7 @@ from graphmem.store.protocol import (
     Hit,
     SessionRow,
     WriteBatch,
+    unmet,
 )
 from graphmem.store.text_index import BM25Index, query_terms
 
@@ -108,6 +109,11 @@ class EmbeddedStore:
     def write(self, batch: WriteBatch) -> None:
         with self._lock:
             self._check(batch)
+            for expect in batch.expect:
+                node = self.graph.nodes.get((expect.namespace, expect.key))
+                actual = None if node is None else node.get(expect.prop)
+                if actual != expect.value:
+                    raise ConflictError(unmet(expect, actual))
             for row in batch.nodes:
                 self._merge_node(row.namespace, row.key, row.label, row.uid, dict(row.props))
             for edge in batch.edges:

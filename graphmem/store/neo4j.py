@@ -21,15 +21,17 @@ from neo4j import GraphDatabase
 from neo4j.exceptions import ClientError, Neo4jError, ServiceUnavailable, SessionExpired, TransientError
 
 from graphmem.cypher_files import cypher, schema_statements
-from graphmem.errors import SchemaError, StoreError
+from graphmem.errors import ConflictError, SchemaError, StoreError
 from graphmem.store.protocol import (
     EDGE_TYPES,
     NODE_LABELS,
     UNIT_LABELS,
     EventRow,
     Hit,
+    Expect,
     SessionRow,
     WriteBatch,
+    unmet,
 )
 from graphmem.store.text_index import lucene_query, query_terms
 
@@ -160,7 +162,14 @@ class Neo4jStore:
         edge_rows = self._edge_rows(batch)
         namespaces = list(dict.fromkeys([*node_rows, *edge_rows]))
 
+        expect = [{"namespace": e.namespace, "key": e.key, "prop": e.prop, "value": e.value} for e in batch.expect]
+
         def work(tx: neo4j.ManagedTransaction) -> None:
+            if expect:
+                unmet_rows = list(tx.run(cypher("write/check_expected"), expect=expect))
+                if unmet_rows:
+                    row = unmet_rows[0]
+                    raise ConflictError(unmet(Expect(row["namespace"], row["key"], row["prop"], row["value"]), row["actual"]))
             for namespace in namespaces:
                 nodes = node_rows.get(namespace, [])
                 plain, with_props = edge_rows.get(namespace, ([], []))

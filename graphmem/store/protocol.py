@@ -70,12 +70,33 @@ class EdgeRow:
 
 
 @dataclass(frozen=True)
+class Expect:
+    """A condition a batch was built on: node ``key`` holds ``value`` in ``prop`` (None: the node is absent
+    or lacks it). The store checks it in the write's own transaction and writes nothing when it fails, so
+    two writers appending to one episode cannot both build on the same state."""
+
+    namespace: str
+    key: str
+    prop: str
+    value: Any
+
+
+def unmet(expect: Expect, actual: Any) -> str:
+    """The error message of an unmet ``Expect``."""
+    return (
+        f"{expect.key} in namespace {expect.namespace!r} has {expect.prop}={actual!r}, but this batch was built "
+        f"for {expect.prop}={expect.value!r}: another writer changed it; nothing was written, re-read and retry"
+    )
+
+
+@dataclass(frozen=True)
 class WriteBatch:
     nodes: tuple[NodeRow, ...] = ()
     edges: tuple[EdgeRow, ...] = ()
+    expect: tuple[Expect, ...] = ()
 
     def __add__(self, other: "WriteBatch") -> "WriteBatch":
-        return WriteBatch(self.nodes + other.nodes, self.edges + other.edges)
+        return WriteBatch(self.nodes + other.nodes, self.edges + other.edges, self.expect + other.expect)
 
 
 @dataclass(frozen=True)

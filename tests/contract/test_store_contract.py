@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from graphmem.errors import StoreError
-from graphmem.store.protocol import EdgeRow, NodeRow, WriteBatch, node_key
+from graphmem.errors import ConflictError, StoreError
+from graphmem.store.protocol import EdgeRow, Expect, NodeRow, WriteBatch, node_key
 
 
 def vec(seed: int) -> list[float]:
@@ -55,6 +55,26 @@ def test_bad_batch_writes_nothing(store, namespace):
     with pytest.raises(StoreError):
         store.write(WriteBatch(good.nodes, good.edges + (bad_edge,)))
     assert store.counts(namespace) == {}
+
+
+def test_expectations_guard_the_whole_batch(store, namespace):
+    episode = node_key("Episode", "run")
+    first = step_rows(namespace, "run", 3)
+    # Built for a new episode: the Episode node must not exist yet (or lack last_t).
+    store.write(WriteBatch(first.nodes, first.edges, (Expect(namespace, episode, "last_t", None),)))
+    counts = store.counts(namespace)
+    more = WriteBatch((NodeRow("Episode", namespace, "run", {"last_t": 3}), NodeRow("Step", namespace, "run:3", {"episode": "run", "t": 3})),
+                      (EdgeRow("NEXT", namespace, node_key("Step", "run:2"), node_key("Step", "run:3")),))
+    # Built on a stale state (another writer moved the episode on): refused, nothing written.
+    for stale in (None, 1, 2.5):
+        with pytest.raises(ConflictError, match="last_t=2"):
+            store.write(WriteBatch(more.nodes, more.edges, (Expect(namespace, episode, "last_t", stale),)))
+        assert store.counts(namespace) == counts and store.get_nodes(namespace, [episode])[episode]["last_t"] == 2
+    # A missing node holds nothing: expecting a value of it fails too.
+    with pytest.raises(ConflictError):
+        store.write(WriteBatch(more.nodes, more.edges, (Expect(namespace, node_key("Episode", "other"), "last_t", 2),)))
+    store.write(WriteBatch(more.nodes, more.edges, (Expect(namespace, episode, "last_t", 2),)))
+    assert store.counts(namespace)["Step"] == 4 and store.get_nodes(namespace, [episode])[episode]["last_t"] == 3
 
 
 def test_get_nodes_and_steps_at(store, namespace):

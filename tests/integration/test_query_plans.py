@@ -51,7 +51,7 @@ def _recall_files() -> list[str]:
 
 
 #: Besides every recall query: the admin queries and the write statements run on every ingest.
-OTHER_FILES = ["admin/counts", "admin/delete_namespace", "write/merge_nodes", "write/merge_edges", "write/merge_batch"]
+OTHER_FILES = ["admin/counts", "admin/delete_namespace", "write/merge_nodes", "write/merge_edges", "write/merge_batch", "write/check_expected"]
 
 #: Operators that read more than the namespace asks for.
 def _is_scan(operator: str) -> bool:
@@ -106,6 +106,7 @@ def planned(neo4j_store: Neo4jStore) -> Iterator[dict[str, Any]]:
         "nodes": [],
         "edges": [],
         "edges_with_props": [],
+        "expect": [],
     }
     yield params
     mem.forget(trajectory_ns)
