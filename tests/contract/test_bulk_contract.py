@@ -3,11 +3,9 @@ on a state another writer has moved on (``Expect`` in the write's transaction)."
 
 from __future__ import annotations
 
-import hashlib
 from importlib import resources
 from typing import Any
 
-import numpy as np
 import pytest
 
 from graphmem.errors import ConflictError, GraphmemError
@@ -15,19 +13,7 @@ from graphmem.loaders.jsonl_steps import read_steps_jsonl
 from graphmem.memory import Memory
 from graphmem.records import Step
 from graphmem.store.protocol import GraphStore, node_key
-
-
-class HashEmbedder:
-    """Deterministic unit vectors from a text hash: both memories embed alike, no model load."""
-
-    dimensions = 384
-
-    def embed(self, texts: list[str]) -> np.ndarray:
-        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
-        for i, text in enumerate(texts):
-            v = np.random.default_rng(int(hashlib.sha1(text.encode()).hexdigest()[:8], 16)).normal(size=self.dimensions)
-            out[i] = v / np.linalg.norm(v)
-        return out
+from hash_embed import HashEmbedder
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ planner sees the labels, relationship types and property keys a real memory hold
 
 from __future__ import annotations
 
-import hashlib
 import re
 import uuid
 from collections.abc import Iterator
@@ -19,7 +18,6 @@ from datetime import datetime, timedelta, timezone
 from importlib import resources
 from typing import Any
 
-import numpy as np
 import pytest
 
 from graphmem.cypher_files import cypher
@@ -27,22 +25,9 @@ from graphmem.memory import Memory
 from graphmem.records import Event, Location, Step, Turn
 from graphmem.store.neo4j import Neo4jStore, ns_key
 from graphmem.store.text_index import lucene_query
+from hash_embed import HashEmbedder
 
 pytestmark = pytest.mark.neo4j
-
-
-class HashEmbedder:
-    """Deterministic unit vectors from a text hash: no model load, stable plans."""
-
-    dimensions = 384
-
-    def embed(self, texts: list[str]) -> np.ndarray:
-        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
-        for i, text in enumerate(texts):
-            seed = int(hashlib.sha1(text.encode("utf-8")).hexdigest()[:8], 16)
-            v = np.random.default_rng(seed).normal(size=self.dimensions)
-            out[i] = v / np.linalg.norm(v)
-        return out
 
 
 def _recall_files() -> list[str]:
