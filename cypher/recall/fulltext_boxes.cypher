@@ -1,4 +1,5 @@
 // BM25 search over topic box text; $query already restricts to one namespace (+ns_key:...^0).
-// Parameters: $query (Lucene syntax), $k. Returns: key, uid, score.
+// Parameters: $query (Lucene syntax), $k. Returns: rows: [[key, uid, score]].
+// One record whose `rows` list holds the result (one Bolt record per row costs the Python driver more).
 CALL db.index.fulltext.queryNodes('box_text', $query, {limit: $k}) YIELD node, score
-RETURN node.key AS key, node.uid AS uid, score
+RETURN collect([node.key, node.uid, score]) AS rows

@@ -1,6 +1,7 @@
 // Steps of an episode at the given indices: index seeks on step_time.
-// Parameters: $namespace, $episode, $ts: [Integer]. Returns: t, props.
+// Parameters: $namespace, $episode, $ts: [Integer]. Returns: rows: [[t, props]].
+// One record whose `rows` list holds the result (one Bolt record per row costs the Python driver more).
 UNWIND $ts AS t
 MATCH (s:Step {namespace: $namespace, episode: $episode, t: t})
 USING INDEX SEEK s:Step(namespace, episode, t)
-RETURN t, s {.*, embedding: null} AS props
+RETURN collect([t, s {.*, embedding: null}]) AS rows

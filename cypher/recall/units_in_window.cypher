@@ -2,7 +2,8 @@
 // whose interval overlaps the window (by session start, then turn order), then the turns whose event time
 // falls in it (by event start). Bounded by $limit: a month of a years-long history can hold thousands of
 // turns, and recall only needs as many as it can pack (which candidates are valid: valid_units).
-// Parameters: $namespace, $start, $end (epoch seconds), $limit. Returns: key (a turn may come twice).
+// Parameters: $namespace, $start, $end (epoch seconds), $limit. Returns: rows: [key] (a turn may come twice).
+// One record whose `rows` list holds the result (one Bolt record per row costs the Python driver more).
 CALL () {
   MATCH (s:Session {namespace: $namespace})
   USING INDEX SEEK s:Session(namespace, start)
@@ -19,5 +20,6 @@ CALL () {
   ORDER BY at, seq, key
   LIMIT $limit
 }
-RETURN key
+WITH key
 ORDER BY tier, at, seq, key
+RETURN collect(key) AS rows

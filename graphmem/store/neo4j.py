@@ -104,6 +104,11 @@ class Neo4jStore:
             database=self.database, default_access_mode=access_mode, bookmark_manager=self.driver.execute_query_bookmark_manager
         )
 
+    def _rows(self, name: str, **params: Any) -> list[Any]:
+        """The ``rows`` list of a query that returns its result as one record (see get_nodes.cypher)."""
+        records = self._read(name, **params)
+        return list(records[0]["rows"]) if records else []
+
     def _read(self, name: str, **params: Any) -> list[neo4j.Record]:
         """Run one read query routed to a reader, as an auto-commit transaction: one round trip, where a
         managed transaction (``execute_query``) takes two (RUN, then COMMIT); recall makes ~10 reads.
@@ -254,8 +259,8 @@ class Neo4jStore:
     def get_nodes(self, namespace: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
         if not keys:
             return {}
-        rows = self._read("recall/get_nodes", namespace=namespace, keys=list(keys))
-        return {r["key"]: _plain(r["props"]) for r in rows}
+        rows = self._rows("recall/get_nodes", namespace=namespace, keys=list(keys))
+        return {key: _plain(props) for key, props in rows}
 
     def episode_nodes(self, namespace: str) -> list[dict[str, Any]]:
         return [_plain(r["props"]) for r in self._read("recall/episodes", namespace=namespace)]
@@ -288,25 +293,23 @@ class Neo4jStore:
     def steps_at(self, namespace: str, episode: str, ts: Sequence[int]) -> dict[int, dict[str, Any]]:
         if not ts:
             return {}
-        rows = self._read("recall/steps_at", namespace=namespace, episode=episode, ts=list(ts))
-        return {int(r["t"]): _plain(r["props"]) for r in rows}
+        rows = self._rows("recall/steps_at", namespace=namespace, episode=episode, ts=list(ts))
+        return {int(t): _plain(props) for t, props in rows}
 
     def units_in_window(self, namespace: str, start: float, end: float, limit: int) -> list[str]:
-        rows = self._read("recall/units_in_window", namespace=namespace, start=start, end=end, limit=limit)
-        return list(dict.fromkeys(r["key"] for r in rows))[:limit]
+        rows = self._rows("recall/units_in_window", namespace=namespace, start=start, end=end, limit=limit)
+        return list(dict.fromkeys(rows))[:limit]
 
     def sessions_in_window(self, namespace: str, start: float, end: float) -> list[str]:
-        return [r["key"] for r in self._read("recall/sessions_in_window", namespace=namespace, start=start, end=end)]
+        return list(self._rows("recall/sessions_in_window", namespace=namespace, start=start, end=end))
 
     def neighbours(self, namespace: str, keys: Sequence[str], before: int, after: int) -> dict[str, list[str]]:
         if not keys:
             return {}
-        rows = self._read("recall/neighbours", namespace=namespace, keys=list(keys), before=before, after=after)
+        rows = self._rows("recall/neighbours", namespace=namespace, keys=list(keys), before=before, after=after)
         result = {}
-        for r in rows:
-            back = [k for _, k in sorted(r["back"], reverse=True)]
-            ahead = [k for _, k in sorted(r["ahead"])]
-            result[r["key"]] = back + [r["key"]] + ahead
+        for key, back, ahead in rows:
+            result[key] = [k for _, k in sorted(back, reverse=True)] + [key] + [k for _, k in sorted(ahead)]
         return result
 
     def fulltext(self, namespace: str, query: str, k: int, label: str = "unit") -> list[Hit]:
@@ -315,8 +318,8 @@ class Neo4jStore:
             return []
         lucene = f"+ns_key:{ns_key(namespace)}^0 +" + lucene_query(terms)
         name = "recall/fulltext_units" if label == "unit" else "recall/fulltext_boxes"
-        rows = self._read(name, query=lucene, k=k)
-        hits = [Hit(r["key"], r["uid"], float(r["score"])) for r in rows]
+        rows = self._rows(name, query=lucene, k=k)
+        hits = [Hit(key, uid, float(score)) for key, uid, score in rows]
         return sorted(hits, key=lambda h: (-h.score, h.key))
 
     def vector(self, namespace: str, embedding: Sequence[float], k: int, label: str = "unit") -> list[Hit]:
