@@ -207,6 +207,34 @@ def test_analyze_question_drops_names_and_function_words_and_adds_lemmas():
     assert query.dense == "What has daughter painted?"
 
 
+def test_analyze_question_also_searches_the_ing_form_of_its_verbs():
+    query = rd.analyze_question("Where has Melanie camped?", ("Melanie",))
+    assert query.gerunds == ("camping",)  # "a pic of my family camping at the beach"
+    assert "camping" not in query.lexical  # trimming keeps to the question's own words
+    assert rd.analyze_question("Which books did Melanie buy?", ("Melanie",)).gerunds == ("buying",)  # nouns: none
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("What books has Melanie read?", True),
+        ("Which cities has Jon visited?", True),
+        ("In what ways is Caroline helping?", True),
+        ("How many times has she gone to the beach?", True),
+        ("What are Melanie's pets' names?", True),
+        ("Where has Melanie camped?", True),
+        ("Did Jon and Gina both dance?", True),
+        ("What do Jon and Gina have in common?", True),
+        ("What did Melanie read yesterday?", False),
+        ("What book did Caroline recommend?", False),
+        ("How long have Mel and her husband been married?", False),
+        ("What does Gina say the studio that Jon has opened looks like?", False),
+    ],
+)
+def test_list_question_is_told_by_its_form(question, wanted):
+    assert rd.list_question(question) is wanted
+
+
 def test_strip_names_keeps_a_question_made_only_of_a_name():
     assert rd.strip_names("Caroline?", ["Caroline"]) == "Caroline?"
     assert rd.strip_names("Did Mel and Caroline meet?", ["Caroline Smith"]) == "Did Mel and meet?"
