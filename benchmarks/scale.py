@@ -229,6 +229,9 @@ class Writer:
         from graphmem.write.context import TurnContext
         from graphmem.write.turns import build_session_batch, dialogue_so_far, session_digest
 
+        # Turns are written here directly, one transaction per session: first let the step batch in
+        # flight land (two writers into one namespace slow each other down: measured 0.30 vs 0.45 of raw).
+        self.flush()
         base = datetime(2023, 1, 1, tzinfo=timezone.utc)
         while n > 0:
             take = min(n, SESSION_LEN)
