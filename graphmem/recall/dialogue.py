@@ -443,8 +443,8 @@ def _content_scores(
 ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """Content score of each candidate turn, before people and the dialogue flow; and the turns' nodes."""
     lexical, dense, box_hits = together(
-        lambda: store.fulltext(namespace, " ".join(query.lexical + query.gerunds), TURN_DEPTH) if query.lexical else [],
-        lambda: store.vector(namespace, vector, TURN_DEPTH),
+        lambda: store.fulltext(namespace, " ".join(query.lexical + query.gerunds), TURN_DEPTH, with_props=True) if query.lexical else [],
+        lambda: store.vector(namespace, vector, TURN_DEPTH, with_props=True),
         lambda: store.vector(namespace, vector, BOX_DEPTH, label="Box") if use_boxes else [],
     )
     best_bm25 = max((h.score for h in lexical), default=0.0)
@@ -474,7 +474,11 @@ def _content_scores(
             for turn in turns:
                 candidates.setdefault(turn, None)
 
-    nodes = store.get_nodes(namespace, list(candidates))
+    # The searches brought their hits' nodes; only the boxes' other turns are read here.
+    nodes = {h.key: dict(h.props) for h in (*lexical, *dense) if h.props is not None}
+    unread = [key for key in candidates if key not in nodes]
+    if unread:
+        nodes.update(store.get_nodes(namespace, unread))
     box_of = {key: props["box"] for key, props in nodes.items() if props.get("box")}
     if use_boxes:
         # Turns written before graphmem kept their box on the turn: ask the graph.

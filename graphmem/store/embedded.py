@@ -313,22 +313,25 @@ class EmbeddedStore:
                 result[key] = list(reversed(back)) + [key] + fwd
             return result
 
-    def fulltext(self, namespace: str, query: str, k: int, label: str = "unit") -> list[Hit]:
+    def fulltext(self, namespace: str, query: str, k: int, label: str = "unit", with_props: bool = False) -> list[Hit]:
         terms = query_terms(query)
         if not terms or k <= 0:
             return []
         with self._lock:
-            ranked = self._bm25[label].search(namespace, terms, k)
-            return [Hit(key, self.graph.nodes[(namespace, key)]["uid"], score) for key, score in ranked]
+            return [self._hit(namespace, key, score, with_props) for key, score in self._bm25[label].search(namespace, terms, k)]
 
-    def vector(self, namespace: str, embedding: Sequence[float], k: int, label: str = "unit") -> list[Hit]:
+    def vector(self, namespace: str, embedding: Sequence[float], k: int, label: str = "unit", with_props: bool = False) -> list[Hit]:
         if k <= 0:
             return []
         with self._lock:
             index = self._vectors.get((namespace, label))
             if index is None:
                 return []
-            return [Hit(key, self.graph.nodes[(namespace, key)]["uid"], score) for key, score in index.search(embedding, k)]
+            return [self._hit(namespace, key, score, with_props) for key, score in index.search(embedding, k)]
+
+    def _hit(self, namespace: str, key: str, score: float, with_props: bool) -> Hit:
+        props = self._props(namespace, key) if with_props else None
+        return Hit(key, self.graph.nodes[(namespace, key)]["uid"], score, props)
 
     def _out(self, namespace: str, key: str, etype: str) -> list[str]:
         node = (namespace, key)

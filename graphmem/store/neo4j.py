@@ -69,6 +69,12 @@ def _plain(props: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in props.items() if v is not None and k != "ns_key"}
 
 
+def _hit(row: Sequence[Any]) -> Hit:
+    """A search row ``[key, uid, score, props or null]`` as a ``Hit``."""
+    key, uid, score, props = row
+    return Hit(key, uid, float(score), _plain(props) if props is not None else None)
+
+
 class Neo4jStore:
     """``GraphStore`` on a Neo4j 5.26 server.
 
@@ -312,17 +318,17 @@ class Neo4jStore:
             result[key] = [k for _, k in sorted(back, reverse=True)] + [key] + [k for _, k in sorted(ahead)]
         return result
 
-    def fulltext(self, namespace: str, query: str, k: int, label: str = "unit") -> list[Hit]:
+    def fulltext(self, namespace: str, query: str, k: int, label: str = "unit", with_props: bool = False) -> list[Hit]:
         terms = query_terms(query)
         if not terms or k <= 0:
             return []
         lucene = f"+ns_key:{ns_key(namespace)}^0 +" + lucene_query(terms)
         name = "recall/fulltext_units" if label == "unit" else "recall/fulltext_boxes"
-        rows = self._rows(name, query=lucene, k=k)
-        hits = [Hit(key, uid, float(score)) for key, uid, score in rows]
+        rows = self._rows(name, query=lucene, k=k, props=with_props)
+        hits = [_hit(row) for row in rows]
         return sorted(hits, key=lambda h: (-h.score, h.key))
 
-    def vector(self, namespace: str, embedding: Sequence[float], k: int, label: str = "unit") -> list[Hit]:
+    def vector(self, namespace: str, embedding: Sequence[float], k: int, label: str = "unit", with_props: bool = False) -> list[Hit]:
         if k <= 0:
             return []
         name = "recall/vector_units" if label == "unit" else "recall/vector_boxes"
@@ -333,41 +339,41 @@ class Neo4jStore:
             # A namespace not known to be large is first searched exactly: complete, bounded by EXACT_CAP
             # comparisons, and one query instead of a shared-index query that other namespaces crowd.
             # Most namespaces of a many-tenant database are small; a large one is remembered as such.
-            hits = self._exact(name, namespace, vec, k)
+            hits = self._exact(name, namespace, vec, k, with_props)
             self._is_small[size_key] = hits is not None
             if hits is not None:
                 return hits
             tried_exact = True
         share = self._share.get(size_key, 1.0 / VECTOR_OVERFETCH)
         fetch = min(max(math.ceil(k * VECTOR_MARGIN / share), k, VECTOR_MIN_FETCH), VECTOR_FETCH_CAP)
-        hits = self._approximate(name, size_key, vec, fetch, k)
+        hits = self._approximate(name, size_key, vec, fetch, k, with_props)
         if len(hits) >= k:
             return hits
         if EXACT_CAP > 0 and not tried_exact:
             # Known large, yet the shared index cannot fill k: it may have shrunk since.
-            exact = self._exact(name, namespace, vec, k)
+            exact = self._exact(name, namespace, vec, k, with_props)
             if exact is not None:
                 self._is_small[size_key] = True
                 return exact
         # A large but rare namespace: look deeper into the shared index.
         while len(hits) < k and fetch < VECTOR_FETCH_CAP:
             fetch = min(fetch * 4, VECTOR_FETCH_CAP)
-            hits = self._approximate(name, size_key, vec, fetch, k)
+            hits = self._approximate(name, size_key, vec, fetch, k, with_props)
         return hits
 
-    def _approximate(self, name: str, size_key: tuple[str, str], vec: list[float], fetch: int, k: int) -> list[Hit]:
+    def _approximate(self, name: str, size_key: tuple[str, str], vec: list[float], fetch: int, k: int, with_props: bool) -> list[Hit]:
         """The namespace's top k among the index's ``fetch`` nearest; updates its observed share."""
-        row = self._read(name, namespace=size_key[0], embedding=vec, fetch=fetch, k=k)[0]
+        row = self._read(name, namespace=size_key[0], embedding=vec, fetch=fetch, k=k, props=with_props)[0]
         observed = max(int(row["seen"]), 1) / fetch
         previous = self._share.get(size_key)
         self._share[size_key] = observed if previous is None else (previous + observed) / 2
-        return [Hit(key, uid, float(score)) for key, uid, score in row["hits"]]
+        return [_hit(hit) for hit in row["hits"]]
 
-    def _exact(self, name: str, namespace: str, vec: list[float], k: int) -> list[Hit] | None:
+    def _exact(self, name: str, namespace: str, vec: list[float], k: int, with_props: bool) -> list[Hit] | None:
         """The exact top k of a namespace with at most EXACT_CAP vectors; None when it holds more."""
-        exact = self._read(f"{name}_exact", namespace=namespace, embedding=vec, cap=EXACT_CAP + 1, k=k)
+        exact = self._read(f"{name}_exact", namespace=namespace, embedding=vec, cap=EXACT_CAP + 1, k=k, props=with_props)
         if exact and int(exact[0]["seen"]) <= EXACT_CAP:
-            return [Hit(key, uid, float(score)) for key, uid, score in exact[0]["hits"]]
+            return [_hit(hit) for hit in exact[0]["hits"]]
         return None
 
     def box_members(self, namespace: str, box_keys: Sequence[str]) -> dict[str, list[str]]:

@@ -101,11 +101,13 @@ class WriteBatch:
 
 @dataclass(frozen=True)
 class Hit:
-    """A search hit: a node key, the caller's uid, and a score (higher is better)."""
+    """A search hit: a node key, the caller's uid, and a score (higher is better); with ``props``, the
+    node's properties (as ``get_nodes`` returns them) when the search was asked for them."""
 
     key: str
     uid: str
     score: float
+    props: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def source_id(self) -> str:
@@ -182,11 +184,12 @@ class GraphStore(Protocol):
     def neighbours(self, namespace: str, keys: Sequence[str], before: int, after: int) -> dict[str, list[str]]:
         """For each key, the unit keys up to ``before`` steps back and ``after`` forward along NEXT, in order."""
 
-    def fulltext(self, namespace: str, query: str, k: int, label: str = "unit") -> list[Hit]:
-        """BM25 search over unit text (``label="unit"``) or box text (``label="Box"``)."""
+    def fulltext(self, namespace: str, query: str, k: int, label: str = "unit", with_props: bool = False) -> list[Hit]:
+        """BM25 search over unit text (``label="unit"``) or box text (``label="Box"``); ``with_props``
+        fills each hit's ``props`` (saves recall a ``get_nodes`` round trip)."""
 
-    def vector(self, namespace: str, embedding: Sequence[float], k: int, label: str = "unit") -> list[Hit]:
-        """Nearest units (or boxes) by cosine; score is Neo4j's ``(1 + cos) / 2``."""
+    def vector(self, namespace: str, embedding: Sequence[float], k: int, label: str = "unit", with_props: bool = False) -> list[Hit]:
+        """Nearest units (or boxes) by cosine; score is Neo4j's ``(1 + cos) / 2``; ``with_props`` as for ``fulltext``."""
 
     def box_members(self, namespace: str, box_keys: Sequence[str]) -> dict[str, list[str]]:
         """Turn keys contained in each box, in time order."""

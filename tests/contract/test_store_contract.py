@@ -119,6 +119,25 @@ def test_fulltext_same_ranking(store, namespace, other_namespace):
     assert store.fulltext(namespace, 'AND OR "( ) : ^ ~ *', 5) == []
 
 
+def test_search_hits_carry_their_nodes_when_asked(store, namespace, other_namespace, monkeypatch):
+    import graphmem.store.neo4j as neo4j_store
+
+    store.write(step_rows(namespace, "run", 16))
+    store.write(step_rows(other_namespace, "run", 16))
+    searches = [
+        lambda props: store.fulltext(namespace, "drink water lake", 5, with_props=props),
+        lambda props: store.vector(namespace, vec(3), 4, with_props=props),
+    ]
+    for search in searches:
+        plain, rich = search(False), search(True)
+        assert rich == plain and all(h.props is None for h in plain)
+        assert {h.key: dict(h.props) for h in rich} == store.get_nodes(namespace, [h.key for h in rich])
+    # The shared-index path (not the exact one of a small namespace) brings them too.
+    monkeypatch.setattr(neo4j_store, "EXACT_CAP", 0)
+    rich = store.vector(namespace, vec(3), 4, with_props=True)
+    assert rich[0].uid == "run:3" and {h.key: dict(h.props) for h in rich} == store.get_nodes(namespace, [h.key for h in rich])
+
+
 def test_vector_search_exact_and_namespaced(store, namespace, other_namespace):
     store.write(step_rows(namespace, "run", 16))
     store.write(step_rows(other_namespace, "run", 16))

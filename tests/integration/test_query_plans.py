@@ -92,6 +92,7 @@ def planned(neo4j_store: Neo4jStore) -> Iterator[dict[str, Any]]:
         "edges": [],
         "edges_with_props": [],
         "expect": [],
+        "props": True,
     }
     yield params
     mem.forget(trajectory_ns)
