@@ -329,7 +329,8 @@ def ingest_files(
     ``episode_id`` names the episode of a single steps file (default: the file stem) or the dialogue
     episode of chat files (default: ``Memory``'s dialogue episode). Raises ``InvalidRecordError`` for a
     bad line (nothing of that file is written) and ``ConflictError`` when the store holds other content
-    under the same ids. ``pipeline`` embeds the next batch of steps while the current one is written.
+    under the same ids. ``pipeline`` embeds the next batch of steps and builds it while the current one is
+    written (``Memory.bulk``).
 
     >>> ingest_files(mem, ["run-1.jsonl"], "agent-1", batch_size=256, progress=False).written
     1000
