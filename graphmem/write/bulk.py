@@ -8,7 +8,8 @@ read. Each batch still carries the condition it was built on (the episode ends a
 in the write's own transaction: a concurrent writer makes the write fail with ``ConflictError`` and
 nothing of that batch is written.
 
-At most one batch is in flight. A failed write raises from the next call (or from ``flush``/``close``),
+Dialogue sessions go through ``Memory.add_session``: a session's boxes and traces are built against
+what the store holds, so there is nothing to overlap. At most one batch is in flight. A failed write raises from the next call (or from ``flush``/``close``),
 and the writer then refuses further appends: what was written before is committed, batch by batch, so
 re-running the same appends (``graphmem ingest`` resumes this way) completes the episode.
 
@@ -21,11 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from datetime import datetime
 from typing import TYPE_CHECKING
 
 from graphmem.errors import GraphmemError
-from graphmem.records import Step, Turn, validate_steps
+from graphmem.records import Step, validate_steps
 from graphmem.store.protocol import WriteBatch
 from graphmem.write.steps import EpisodeSoFar, episode_so_far
 
@@ -72,23 +72,6 @@ class BulkWriter:
         episode = next(row for row in batch.nodes if row.label == "Episode")
         self._episodes[(namespace, episode_id)] = episode_so_far(dict(episode.props))
         return WriteReport(len(new), len(old))
-
-    def add_session(
-        self,
-        namespace: str,
-        session_id: str,
-        turns: Sequence[Turn],
-        started_at: datetime,
-        ended_at: datetime | None = None,
-        *,
-        episode_id: str | None = None,
-    ) -> WriteReport:
-        """Add a dialogue session as ``Memory.add_session`` does, after the write in flight has landed
-        (a session's boxes and traces are built against what the store holds)."""
-        self._check_usable()
-        self.flush()
-        options = {} if episode_id is None else {"episode_id": episode_id}
-        return self.memory.add_session(namespace, session_id, turns, started_at, ended_at, **options)
 
     def flush(self) -> None:
         """Wait for the write in flight; raise its error, if any."""
