@@ -215,6 +215,17 @@ def gerund(verb: str) -> str:
     return verb + "ing"
 
 
+@functools.lru_cache(maxsize=1024)
+def _question_doc(text: str) -> Any:
+    """The spaCy parse of a question (or its need), shared by ``analyze_question`` and ``list_question``;
+    None when spaCy fails."""
+    try:
+        return _nlp()(text)
+    except Exception as exc:  # pragma: no cover - spaCy is a declared dependency
+        log.warning("question analysis without spaCy: %s", exc)
+        return None
+
+
 @functools.lru_cache(maxsize=4096)
 def analyze_question(need: str, people: tuple[str, ...]) -> QueryTerms:
     """Content words of the need plus their lemmas ("painted" also searches "paint"), without function
@@ -228,10 +239,10 @@ def analyze_question(need: str, people: tuple[str, ...]) -> QueryTerms:
     names = _name_parts(people)
     terms: list[str] = []
     gerunds: list[str] = []
-    try:
-        tokens = [(t.text, t.lemma_, t.pos_) for t in _nlp()(need) if not t.is_punct and not t.is_space]
-    except Exception as exc:  # pragma: no cover - spaCy is a declared dependency; degrade to plain words
-        log.warning("question analysis without spaCy: %s", exc)
+    doc = _question_doc(need)
+    if doc is not None:
+        tokens = [(t.text, t.lemma_, t.pos_) for t in doc if not t.is_punct and not t.is_space]
+    else:  # pragma: no cover - spaCy is a declared dependency; degrade to plain words
         tokens = [(w, w, "") for w in analyze(need)]
     for text, lemma, pos in tokens:
         for word in analyze(text):
@@ -265,10 +276,8 @@ def list_question(question: str) -> bool:
     >>> list_question("What books has Melanie read?"), list_question("What did Melanie read yesterday?")
     (True, False)
     """
-    try:
-        doc = _nlp()(question)
-    except Exception as exc:  # pragma: no cover - spaCy is a declared dependency
-        log.warning("question form without spaCy: %s", exc)
+    doc = _question_doc(question)
+    if doc is None:  # pragma: no cover - spaCy is a declared dependency
         return False
     words = [t for t in doc if not t.is_punct and not t.is_space]
     if len(words) < 2:
@@ -564,7 +573,7 @@ def recall_dialogue(
     people = set(frame.people) if frame is not None else set(induce_frame(question, hist_start, hist_end, known).people)
 
     query = analyze_question(need, tuple(known))
-    w_lexical = LIST_W_LEXICAL if list_question(question) else W_LEXICAL
+    w_lexical = LIST_W_LEXICAL if list_question(need) else W_LEXICAL  # the need's parse is analyze_question's
     vector = embedder.embed([query.dense])[0]
     window: ValidWindow | None = None
     filler: list[str] = []
@@ -607,12 +616,12 @@ def recall_dialogue(
     ranking = [k for k in sorted(scored, key=rank_key) if k in nodes and nodes[k].get("uid")]
     names = _name_parts(known)
     offered = ranking[:PACK_CANDIDATES]
-    extra: dict[str, dict[str, Any]] = {}
+    context_nodes: dict[str, dict[str, Any]] = {}
     if context == "full":
         # The sessions' intervals and the boxes' topics of the offered turns, in one read.
         wanted = {node_key("Session", str(nodes[k]["session"])) for k in offered if nodes[k].get("session")}
         wanted |= {str(nodes[k]["box"]) for k in offered if nodes[k].get("box")}
-        extra = store.get_nodes(namespace, sorted(wanted))
+        context_nodes = store.get_nodes(namespace, sorted(wanted))
     items: list[PackItem] = []
     for key in offered:
         props = nodes[key]
@@ -620,10 +629,10 @@ def recall_dialogue(
         header = session_header(float(start)) if start is not None else ""
         topic = None
         if context == "full":
-            session = extra.get(node_key("Session", str(props.get("session"))), {})
+            session = context_nodes.get(node_key("Session", str(props.get("session"))), {})
             if start is not None and session.get("end") is not None and _day(session["end"]) != _day(float(start)):
                 header = f"{_day(float(start))} to {_day(float(session['end']))}:"
-            topic = str(extra.get(str(props.get("box") or ""), {}).get("topic") or "")
+            topic = str(context_nodes.get(str(props.get("box") or ""), {}).get("topic") or "")
         line = turn_line(props, query.lexical, names, topic)
         items.append(PackItem(props["uid"], line, order=float(props.get("seq", 0)), header=header))
     return DialogueRecall(pack(items, budget), frame, tuple(ranking), tuple(str(nodes[k]["uid"]) for k in ranking))

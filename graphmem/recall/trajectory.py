@@ -186,12 +186,12 @@ def recall_steps(
     else:
         # No step to start from: full-text and vector matches (searched side by side) are the candidates.
         fulltext, vector = together(
-            lambda: store.fulltext(namespace, question, CANDIDATES),
-            lambda: store.vector(namespace, embedder.embed([question])[0], CANDIDATES),
+            lambda: store.fulltext(namespace, question, CANDIDATES, with_props=True),
+            lambda: store.vector(namespace, embedder.embed([question])[0], CANDIDATES, with_props=True),
         )
         fused = rrf([[h.key for h in fulltext], [h.key for h in vector]])
         top_text = fused[0][1] if fused else 1.0
-        candidate_nodes = store.get_nodes(namespace, [k for k, _ in fused])
+        candidate_nodes = {h.key: dict(h.props) for h in (*fulltext, *vector) if h.props is not None}
         parsed = {}
         scored = []
         for key, text_score in fused:
