@@ -2,24 +2,25 @@
 // whose interval overlaps the window (by session start, then turn order), then the turns whose event time
 // falls in it (by event start). Bounded by $limit: a month of a years-long history can hold thousands of
 // turns, and recall only needs as many as it can pack (which candidates are valid: valid_units).
-// Parameters: $namespace, $start, $end (epoch seconds), $limit. Returns: rows: [key] (a turn may come twice).
+// Parameters: $namespace, $start, $end (epoch seconds), $limit.
+// Returns: rows: [[key, props (without embedding)]] (a turn may come twice).
 // One record whose `rows` list holds the result (one Bolt record per row costs the Python driver more).
 CALL () {
   MATCH (s:Session {namespace: $namespace})
   USING INDEX SEEK s:Session(namespace, start)
   WHERE s.start <= $end AND s.end >= $start
   MATCH (u:Turn)-[:IN_SESSION]->(s)
-  RETURN u.key AS key, 0 AS tier, s.start AS at, u.seq AS seq
+  RETURN u AS unit, 0 AS tier, s.start AS at, u.seq AS seq, u.key AS key
   ORDER BY at, seq, key
   LIMIT $limit
   UNION ALL
   MATCH (u:Turn {namespace: $namespace})
   USING INDEX SEEK u:Turn(namespace, event_start)
   WHERE u.event_start <= $end AND u.event_end >= $start
-  RETURN u.key AS key, 1 AS tier, u.event_start AS at, u.seq AS seq
+  RETURN u AS unit, 1 AS tier, u.event_start AS at, u.seq AS seq, u.key AS key
   ORDER BY at, seq, key
   LIMIT $limit
 }
-WITH key
+WITH unit, key
 ORDER BY tier, at, seq, key
-RETURN collect(key) AS rows
+RETURN collect([key, unit {.*, embedding: null}]) AS rows

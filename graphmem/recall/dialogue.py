@@ -511,10 +511,10 @@ def _flow(store: GraphStore, namespace: str, scores: dict[str, float], nodes: di
     the packer takes.
     """
     sources = sorted(scores, key=lambda k: (-scores[k], k))[:FLOW_SOURCES]
-    around = store.neighbours(namespace, sources, 1, 1)
-    extra = [k for chain in around.values() for k in chain if k not in nodes]
-    if extra:
-        nodes.update(store.get_nodes(namespace, list(dict.fromkeys(extra))))
+    neighbourhood = store.neighbours(namespace, sources, 1, 1, with_props=True)
+    around = neighbourhood.chains
+    for key, props in neighbourhood.nodes.items():
+        nodes.setdefault(key, dict(props))
     flowed = dict(scores)
     for key in sources:
         score = scores[key]
@@ -576,7 +576,7 @@ def recall_dialogue(
     w_lexical = LIST_W_LEXICAL if list_question(need) else W_LEXICAL  # the need's parse is analyze_question's
     vector = embedder.embed([query.dense])[0]
     window: ValidWindow | None = None
-    filler: list[str] = []
+    filler: dict[str, dict[str, Any]] = {}
     if frame is not None and frame.confident and frame.start is not None and frame.end is not None:
         start, end = frame.start.timestamp(), frame.end.timestamp()
         (content, nodes), filler, sessions = together(
@@ -602,10 +602,8 @@ def recall_dialogue(
         # many as the packer could take).
         floor = min(scored.values(), default=0.0) - 1.0
         extra = [k for k in filler if k not in scored][: max(0, PACK_CANDIDATES - len(valid))]
-        missing = [k for k in extra if k not in nodes]
-        if missing:
-            nodes.update(store.get_nodes(namespace, missing))
         for key in extra:
+            nodes.setdefault(key, filler[key])
             scored[key] = floor
             valid.add(key)
 

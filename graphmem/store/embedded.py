@@ -23,6 +23,7 @@ from graphmem.store.protocol import (
     UNIT_LABELS,
     EventRow,
     Hit,
+    Neighbourhood,
     SessionRow,
     WriteBatch,
     unmet,
@@ -260,7 +261,7 @@ class EmbeddedStore:
         found = [(namespace, key) for _, key in starts[: bisect.bisect_right(starts, end, key=lambda e: e[0])]]
         return [session for session in found if self.graph.nodes[session]["end"] >= start]
 
-    def units_in_window(self, namespace: str, start: float, end: float, limit: int) -> list[str]:
+    def units_in_window(self, namespace: str, start: float, end: float, limit: int) -> dict[str, dict[str, Any]]:
         with self._lock:
             in_sessions: list[tuple[float, float, str]] = []
             for session in self._overlapping_sessions(namespace, start, end):
@@ -275,8 +276,8 @@ class EmbeddedStore:
                 ev_end = attrs.get("event_end")
                 if ev_end is not None and ev_end >= start:
                     with_events.append((at, _sortable(attrs.get("seq")), turn_key))
-        keys = [key for _, _, key in sorted(in_sessions)[:limit]] + [key for _, _, key in sorted(with_events)[:limit]]
-        return list(dict.fromkeys(keys))[:limit]
+            keys = [key for _, _, key in sorted(in_sessions)[:limit]] + [key for _, _, key in sorted(with_events)[:limit]]
+            return {key: self._props(namespace, key) for key in list(dict.fromkeys(keys))[:limit]}
 
     def sessions_in_window(self, namespace: str, start: float, end: float) -> list[str]:
         with self._lock:
@@ -289,9 +290,9 @@ class EmbeddedStore:
                 return b if forward else a
         return None
 
-    def neighbours(self, namespace: str, keys: Sequence[str], before: int, after: int) -> dict[str, list[str]]:
+    def neighbours(self, namespace: str, keys: Sequence[str], before: int, after: int, with_props: bool = False) -> Neighbourhood:
         with self._lock:
-            result: dict[str, list[str]] = {}
+            chains: dict[str, list[str]] = {}
             for key in keys:
                 node = (namespace, key)
                 if node not in self.graph:
@@ -310,8 +311,11 @@ class EmbeddedStore:
                     if cur is None:
                         break
                     fwd.append(cur[1])
-                result[key] = list(reversed(back)) + [key] + fwd
-            return result
+                chains[key] = list(reversed(back)) + [key] + fwd
+            nodes: dict[str, dict[str, Any]] = {}
+            if with_props:
+                nodes = {k: self._props(namespace, k) for chain in chains.values() for k in chain if k not in chains}
+            return Neighbourhood(chains, nodes)
 
     def fulltext(self, namespace: str, query: str, k: int, label: str = "unit", with_props: bool = False) -> list[Hit]:
         terms = query_terms(query)

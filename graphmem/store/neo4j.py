@@ -25,6 +25,7 @@ from graphmem.errors import ConflictError, SchemaError, StoreError
 from graphmem.store.protocol import (
     EDGE_TYPES,
     NODE_LABELS,
+    Neighbourhood,
     UNIT_LABELS,
     EventRow,
     Hit,
@@ -302,21 +303,31 @@ class Neo4jStore:
         rows = self._rows("recall/steps_at", namespace=namespace, episode=episode, ts=list(ts))
         return {int(t): _plain(props) for t, props in rows}
 
-    def units_in_window(self, namespace: str, start: float, end: float, limit: int) -> list[str]:
+    def units_in_window(self, namespace: str, start: float, end: float, limit: int) -> dict[str, dict[str, Any]]:
         rows = self._rows("recall/units_in_window", namespace=namespace, start=start, end=end, limit=limit)
-        return list(dict.fromkeys(rows))[:limit]
+        found: dict[str, dict[str, Any]] = {}
+        for key, props in rows:
+            if key not in found and len(found) < limit:
+                found[key] = _plain(props)
+        return found
 
     def sessions_in_window(self, namespace: str, start: float, end: float) -> list[str]:
         return list(self._rows("recall/sessions_in_window", namespace=namespace, start=start, end=end))
 
-    def neighbours(self, namespace: str, keys: Sequence[str], before: int, after: int) -> dict[str, list[str]]:
+    def neighbours(self, namespace: str, keys: Sequence[str], before: int, after: int, with_props: bool = False) -> Neighbourhood:
         if not keys:
-            return {}
-        rows = self._rows("recall/neighbours", namespace=namespace, keys=list(keys), before=before, after=after)
-        result = {}
+            return Neighbourhood({})
+        rows = self._rows("recall/neighbours", namespace=namespace, keys=list(keys), before=before, after=after, props=with_props)
+        chains: dict[str, list[str]] = {}
+        nodes: dict[str, dict[str, Any]] = {}
         for key, back, ahead in rows:
-            result[key] = [k for _, k in sorted(back, reverse=True)] + [key] + [k for _, k in sorted(ahead)]
-        return result
+            back, ahead = sorted(back, key=lambda r: (-r[0], r[1])), sorted(ahead, key=lambda r: (r[0], r[1]))
+            chains[key] = [k for _, k, _ in back] + [key] + [k for _, k, _ in ahead]
+            if with_props:
+                nodes.update((k, _plain(props)) for _, k, props in (*back, *ahead))
+        for key in chains:
+            nodes.pop(key, None)
+        return Neighbourhood(chains, nodes)
 
     def fulltext(self, namespace: str, query: str, k: int, label: str = "unit", with_props: bool = False) -> list[Hit]:
         terms = query_terms(query)

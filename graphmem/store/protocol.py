@@ -116,6 +116,15 @@ class Hit:
 
 
 @dataclass(frozen=True)
+class Neighbourhood:
+    """Chains of units around given units along NEXT; with ``nodes``, the properties (as ``get_nodes``
+    returns them) of the units on the chains other than the given ones, when the read was asked for them."""
+
+    chains: Mapping[str, list[str]]
+    nodes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class EventRow:
     key: str
     unit_key: str
@@ -170,19 +179,21 @@ class GraphStore(Protocol):
     def steps_at(self, namespace: str, episode: str, ts: Sequence[int]) -> dict[int, dict[str, Any]]:
         """Step nodes of the episode at these indices, by index."""
 
-    def units_in_window(self, namespace: str, start: float, end: float, limit: int) -> list[str]:
-        """Up to ``limit`` turns whose session interval overlaps [start, end] or whose event time falls in it.
+    def units_in_window(self, namespace: str, start: float, end: float, limit: int) -> dict[str, dict[str, Any]]:
+        """Up to ``limit`` turns whose session interval overlaps [start, end] or whose event time falls in it,
+        each with its properties (as ``get_nodes`` returns them).
 
-        Earliest first: the turns of overlapping sessions by (session start, seq, key), then the turns
-        with an event time in the window by (event start, seq, key); at most ``limit`` of each kind are
-        read, and a turn that is both comes once, at its first place.
+        Earliest first (the dict's order): the turns of overlapping sessions by (session start, seq, key),
+        then the turns with an event time in the window by (event start, seq, key); at most ``limit`` of
+        each kind are read, and a turn that is both comes once, at its first place.
         """
 
     def sessions_in_window(self, namespace: str, start: float, end: float) -> list[str]:
         """Keys of the sessions whose interval [start, end] overlaps the window, sorted."""
 
-    def neighbours(self, namespace: str, keys: Sequence[str], before: int, after: int) -> dict[str, list[str]]:
-        """For each key, the unit keys up to ``before`` steps back and ``after`` forward along NEXT, in order."""
+    def neighbours(self, namespace: str, keys: Sequence[str], before: int, after: int, with_props: bool = False) -> Neighbourhood:
+        """For each key, the unit keys up to ``before`` steps back and ``after`` forward along NEXT, in order;
+        ``with_props`` also reads the other units on those chains (saves recall a ``get_nodes`` round trip)."""
 
     def fulltext(self, namespace: str, query: str, k: int, label: str = "unit", with_props: bool = False) -> list[Hit]:
         """BM25 search over unit text (``label="unit"``) or box text (``label="Box"``); ``with_props``

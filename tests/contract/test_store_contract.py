@@ -102,8 +102,17 @@ def test_occurrence_total_and_latest(store, namespace):
 def test_neighbours_follow_next(store, namespace):
     store.write(step_rows(namespace, "run", 10))
     result = store.neighbours(namespace, ["step:run:0", "step:run:5"], 2, 3)
-    assert result["step:run:0"] == ["step:run:0", "step:run:1", "step:run:2", "step:run:3"]
-    assert result["step:run:5"] == [f"step:run:{t}" for t in range(3, 9)]
+    assert result.chains["step:run:0"] == ["step:run:0", "step:run:1", "step:run:2", "step:run:3"]
+    assert result.chains["step:run:5"] == [f"step:run:{t}" for t in range(3, 9)]
+    assert result.nodes == {}
+    # With props: the other units on the chains, as get_nodes reads them (the given units are the caller's).
+    read = store.neighbours(namespace, ["step:run:0", "step:run:5"], 2, 3, with_props=True)
+    assert read.chains == result.chains
+    others = ["step:run:1", "step:run:2", "step:run:3", "step:run:4", "step:run:6", "step:run:7", "step:run:8"]
+    assert sorted(read.nodes) == others
+    assert {k: dict(v) for k, v in read.nodes.items()} == store.get_nodes(namespace, others)
+    assert "embedding" not in read.nodes["step:run:1"]
+    assert store.neighbours(namespace, ["step:run:99"], 1, 1, with_props=True).chains == {}
 
 
 def test_fulltext_same_ranking(store, namespace, other_namespace):
@@ -209,15 +218,18 @@ def test_sessions_and_window(store, namespace):
     day = 86400.0
     # A window inside session 2's interval, which also holds the event time of D0:1.
     # Session 2's turns first (in turn order), then D0:1 by its event time.
-    assert store.units_in_window(namespace, 24.5 * day, 25.5 * day, 10) == ["turn:D2:0", "turn:D2:1", "turn:D0:1"]
+    window = store.units_in_window(namespace, 24.5 * day, 25.5 * day, 10)
+    assert list(window) == ["turn:D2:0", "turn:D2:1", "turn:D0:1"]
+    # Each turn comes with its properties, as get_nodes reads them.
+    assert window == store.get_nodes(namespace, list(window))
     assert store.sessions_in_window(namespace, 24.5 * day, 25.5 * day) == ["session:s2"]
     # At most `limit` of each kind: the earliest session turn, then the event-time turn.
-    assert store.units_in_window(namespace, 24.5 * day, 25.5 * day, 1) == ["turn:D2:0"]
+    assert list(store.units_in_window(namespace, 24.5 * day, 25.5 * day, 1)) == ["turn:D2:0"]
     # Sessions 0 and 1 both touch day 10: session 0's turns first (earlier start); D0:1 comes once.
-    assert store.units_in_window(namespace, 5 * day, 10 * day, 10) == ["turn:D0:0", "turn:D0:1", "turn:D1:0", "turn:D1:1"]
+    assert list(store.units_in_window(namespace, 5 * day, 10 * day, 10)) == ["turn:D0:0", "turn:D0:1", "turn:D1:0", "turn:D1:1"]
     assert store.sessions_in_window(namespace, 5 * day, 10 * day) == ["session:s0", "session:s1"]
     # A window that touches no session and no event time.
-    assert store.units_in_window(namespace, 40 * day, 41 * day, 10) == []
+    assert store.units_in_window(namespace, 40 * day, 41 * day, 10) == {}
     assert store.sessions_in_window(namespace, 40 * day, 41 * day) == []
 
 

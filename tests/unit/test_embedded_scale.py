@@ -127,7 +127,7 @@ def test_units_in_window_matches_a_scan(big: EmbeddedStore) -> None:
                                  if t.get("event_start") is not None and t["event_start"] <= end and t["event_end"] >= start)
             for limit in (5, 10_000):
                 want = [k for _, _, k in in_sessions[:limit]] + [k for _, _, k in with_events[:limit]]
-                assert big.units_in_window(ns, start, end, limit) == list(dict.fromkeys(want))[:limit]
+                assert list(big.units_in_window(ns, start, end, limit)) == list(dict.fromkeys(want))[:limit]
             assert big.sessions_in_window(ns, start, end) == sorted(valid)
 
 
@@ -200,7 +200,7 @@ def test_trace_events_and_delete(big: EmbeddedStore) -> None:
     store.write(dialogue("x", 20, seed=8))
     store.write(trajectory("y", "run", 300, seed=9))
     store.delete_namespace("x")
-    assert store.counts("x") == {} and store.units_in_window("x", 0, 1e12, 100) == []
+    assert store.counts("x") == {} and store.units_in_window("x", 0, 1e12, 100) == {}
     assert store.latest_event_until("x", "run", "collect", "wood", 10**6) is None
     assert store.counts("y")["Step"] == 300 and len(store.fulltext("y", "wood step", 400)) > 0
     # Rewriting after a delete starts from a clean slate.
