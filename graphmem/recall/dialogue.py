@@ -140,6 +140,7 @@ class QueryTerms:
     gerunds: tuple[str, ...] = ()
 
 
+@functools.lru_cache(maxsize=4096)
 def _day(ts: float | None) -> str:
     if ts is None:
         return "?"
@@ -314,9 +315,31 @@ def _stem_match(a: str, b: str) -> bool:
     return len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 4
 
 
+@functools.lru_cache(maxsize=8192)
+def _words(unit: str) -> tuple[str, ...]:
+    """``analyze(unit)``, cached: recall trims the same few hundred turns' sentences question after question."""
+    return tuple(analyze(unit))
+
+
+@functools.lru_cache(maxsize=8192)
+def _tokens(text: str) -> int:
+    """``count_tokens`` of a whole turn, cached (the same turns come back question after question)."""
+    return count_tokens(text)
+
+
+@functools.lru_cache(maxsize=65536)
+def _matched_terms(word: str, terms: tuple[str, ...]) -> frozenset[int]:
+    """Indexes of the terms that ``word`` matches (``_stem_match``)."""
+    return frozenset(i for i, t in enumerate(terms) if _stem_match(t, word))
+
+
 def _unit_score(unit: str, terms: Sequence[str]) -> int:
-    words = set(analyze(unit))
-    return sum(1 for t in terms if any(_stem_match(t, w) for w in words))
+    """How many of the terms some word of the unit matches."""
+    key = tuple(terms)
+    matched: set[int] = set()
+    for word in set(_words(unit)):
+        matched |= _matched_terms(word, key)
+    return len(matched)
 
 
 def short_caption(caption: str) -> str:
@@ -325,11 +348,11 @@ def short_caption(caption: str) -> str:
 
 
 def _content_words(unit: str, names: frozenset[str]) -> int:
-    return sum(1 for w in analyze(unit) if w not in _REACTION_WORDS and w not in _FUNCTION_WORDS and w not in names)
+    return sum(1 for w in _words(unit) if w not in _REACTION_WORDS and w not in _FUNCTION_WORDS and w not in names)
 
 
 def _is_reaction(unit: str, names: frozenset[str]) -> bool:
-    words = analyze(unit)
+    words = _words(unit)
     return bool(words) and all(w in _REACTION_WORDS or w in _FUNCTION_WORDS or w in names for w in words)
 
 
@@ -345,7 +368,7 @@ def trim_turn(utterance: str, caption: str | None, terms: Sequence[str], names: 
     units = [u for u in _SENTENCE_END.split(utterance.strip()) if u]
     photo = f"[photo: {short_caption(caption)}]" if caption else None
     full = utterance.strip() + (f" {photo}" if photo else "")
-    if not terms or count_tokens(full) <= TRIM_MIN_TOKENS:
+    if not terms or _tokens(full) <= TRIM_MIN_TOKENS:
         return full, False
     scored = [(_unit_score(u, terms), u) for u in units]
     photo_score = _unit_score(caption or "", terms) if photo else 0
