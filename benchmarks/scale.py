@@ -181,6 +181,29 @@ def resumed_plan(store: GraphStore, namespace: str, seed: int) -> NamespacePlan:
                          sessions=counts.get("Session", 0), rng=random.Random(1000 + seed))
 
 
+#: Fills in the interval bounds (longest session, longest event time) that the dialogue writer keeps on
+#: each dialogue Episode, for a namespace written before it did (an earlier run): the same maxima the
+#: writer would have kept, so that recall's window reads are measured as a current writer leaves them.
+UPGRADE_INTERVAL_BOUNDS = """
+MATCH (e:Episode {namespace: $namespace})
+WHERE e.kind = 'dialogue' AND (e.longest_session IS NULL OR e.longest_event IS NULL)
+CALL (e) { MATCH (s:Session {namespace: $namespace}) WHERE s.episode = e.uid RETURN max(s.end - s.start) AS sessions }
+CALL (e) {
+  MATCH (t:Turn {namespace: $namespace}) WHERE t.event_start IS NOT NULL AND t.episode = e.uid
+  RETURN max(t.event_end - t.event_start) AS events
+}
+SET e.longest_session = coalesce(sessions, 0.0), e.longest_event = coalesce(events, 0.0)
+RETURN count(e) AS upgraded
+"""
+
+
+def upgrade_interval_bounds(store: GraphStore, namespace: str) -> None:
+    if isinstance(store, Neo4jStore):
+        rows, _, _ = store.driver.execute_query(UPGRADE_INTERVAL_BOUNDS, namespace=namespace, database_=store.database)
+        if rows and rows[0]["upgraded"]:
+            log.info("%s: kept the interval bounds of %d dialogue episode(s) written by an earlier run", namespace, rows[0]["upgraded"])
+
+
 class Writer:
     """Writes synthetic units through graphmem's write path; can record batches for the raw comparison."""
 
@@ -671,6 +694,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.resume:
                 # Continue the layout a previous run left in the database: sizes count what is there.
                 plans = [resumed_plan(store, ns, i) for i, ns in enumerate(names)]
+                for ns in names:
+                    upgrade_interval_bounds(store, ns)
             else:
                 for ns in names:  # a fresh start: sizes are cumulative within this run only
                     store.delete_namespace(ns)

@@ -36,7 +36,7 @@ from graphmem.recall.frames import RecallFrame, induce_frame
 from graphmem.recall.packer import Evidence, PackItem, pack
 from graphmem.recall.parallel import together
 from graphmem.store.protocol import GraphStore, node_key
-from graphmem.store.text_index import analyze
+from graphmem.store.text_index import FUNCTION_WORDS, analyze
 from graphmem.tokens import count_tokens
 
 log = logging.getLogger(__name__)
@@ -86,26 +86,6 @@ TRIM_MIN_TOKENS = 18
 #: Sentences kept of a long turn in which no sentence matches the question (after its reactions).
 KEEP_UNMATCHED = 1
 
-# Function words and question words left out of the full-text query: they match nearly every turn and
-# only add noise to BM25. Content verbs spaCy counts as stop words ("give", "move", "make") stay in.
-_FUNCTION_WORDS = frozenset(
-    """a about above across after afterwards again against all almost alone along already also although always
-    am among amongst an and another any anyhow anyone anything anyway anywhere are around as at be became
-    because become becomes becoming been before beforehand behind being below beside besides between beyond
-    both but by ca can cannot could did do does doing done down due during each either else elsewhere
-    enough even ever every everyone everything everywhere except few for former formerly from further get
-    had has have he hence her here hereafter hereby herein hereupon hers herself him himself his how however
-    i if in indeed into is it its itself just least less many may me meanwhile might mine more moreover most
-    mostly much must my myself namely neither never nevertheless no nobody none noone nor not nothing now
-    nowhere of off often on once only onto or other others otherwise our ours ourselves out over own per
-    perhaps please quite rather re really regarding same say seem seemed seeming seems several she should
-    since so some somehow someone something sometime sometimes somewhere still such than that the their
-    them themselves then thence there thereafter thereby therefore therein thereupon these they this those
-    though through throughout thru thus to too toward towards under unless until up upon us various very via
-    was we well were what whatever when whence whenever where whereafter whereas whereby wherein whereupon
-    wherever whether which while whither who whoever whole whom whose why will with within without would
-    yet you your yours yourself yourselves 's 'm 're 've 'd 'll n't""".split()
-)
 # Chat reactions with no content of their own ("Wow, Caroline!", "Thanks so much!", "That's awesome!"):
 # generic English small talk. A long turn drops such sentences first when it is trimmed.
 _REACTION_WORDS = frozenset(
@@ -165,6 +145,16 @@ def _history(store: GraphStore, namespace: str, episodes: Sequence[dict[str, Any
             return None
         first, last = min(s.start for s in sessions), max(s.end for s in sessions)
     return datetime.fromtimestamp(first, tz=timezone.utc), datetime.fromtimestamp(last, tz=timezone.utc)
+
+
+def _longest(episodes: Sequence[dict[str, Any]], prop: str) -> float | None:
+    """The longest session (``longest_session``) or event time (``longest_event``) over the dialogue
+    episodes: bounds the window reads (``GraphStore.units_in_window``); None when one of them was written
+    before graphmem kept it."""
+    values = [e.get(prop) for e in episodes if e.get("kind") == "dialogue"]
+    if not values or any(v is None for v in values):
+        return None
+    return max(float(v) for v in values)
 
 
 def _name_parts(people: Sequence[str]) -> frozenset[str]:
@@ -248,11 +238,11 @@ def analyze_question(need: str, people: tuple[str, ...]) -> QueryTerms:
     for text, lemma, pos in tokens:
         for word in analyze(text):
             base = re.sub(r"['’]s$", "", word)
-            if word in _FUNCTION_WORDS or base in names or len(base) < 2 or not re.search(r"\w", word):
+            if word in FUNCTION_WORDS or base in names or len(base) < 2 or not re.search(r"\w", word):
                 continue  # also the "s" of a split possessive
             terms.append(word)
         for word in analyze(lemma):
-            if word not in _FUNCTION_WORDS and word not in names and len(word) >= 2:
+            if word not in FUNCTION_WORDS and word not in names and len(word) >= 2:
                 terms.append(word)
                 if pos == "VERB" and word.isalpha() and len(word) >= 3:
                     gerunds.append(gerund(word))
@@ -348,12 +338,12 @@ def short_caption(caption: str) -> str:
 
 
 def _content_words(unit: str, names: frozenset[str]) -> int:
-    return sum(1 for w in _words(unit) if w not in _REACTION_WORDS and w not in _FUNCTION_WORDS and w not in names)
+    return sum(1 for w in _words(unit) if w not in _REACTION_WORDS and w not in FUNCTION_WORDS and w not in names)
 
 
 def _is_reaction(unit: str, names: frozenset[str]) -> bool:
     words = _words(unit)
-    return bool(words) and all(w in _REACTION_WORDS or w in _FUNCTION_WORDS or w in names for w in words)
+    return bool(words) and all(w in _REACTION_WORDS or w in FUNCTION_WORDS or w in names for w in words)
 
 
 def trim_turn(utterance: str, caption: str | None, terms: Sequence[str], names: frozenset[str] = frozenset()) -> tuple[str, bool]:
@@ -602,10 +592,11 @@ def recall_dialogue(
     filler: dict[str, dict[str, Any]] = {}
     if frame is not None and frame.confident and frame.start is not None and frame.end is not None:
         start, end = frame.start.timestamp(), frame.end.timestamp()
+        longest_session, longest_event = _longest(episodes, "longest_session"), _longest(episodes, "longest_event")
         (content, nodes), filler, sessions = together(
             lambda: _content_scores(store, namespace, query, vector, use_boxes, use_traces, w_lexical),
-            lambda: store.units_in_window(namespace, start, end, PACK_CANDIDATES),
-            lambda: store.sessions_in_window(namespace, start, end),
+            lambda: store.units_in_window(namespace, start, end, PACK_CANDIDATES, longest_session, longest_event),
+            lambda: store.sessions_in_window(namespace, start, end, longest_session),
         )
         window = ValidWindow(start, end, frozenset(sessions))
     else:

@@ -6,6 +6,7 @@ from graphmem.embed import Embedder
 from graphmem.recall.fusion import rrf
 from graphmem.recall.parallel import together
 from graphmem.store.protocol import GraphStore, Hit
+from graphmem.store.text_index import content_terms
 
 #: Each list is fetched deeper than k so that fusion can promote units both lists agree on.
 DEPTH = 3
@@ -20,7 +21,7 @@ def search_units(store: GraphStore, embedder: Embedder, namespace: str, question
         return []
     depth = max(k * DEPTH, 30)
     lexical, dense = together(
-        lambda: store.fulltext(namespace, question, depth),
+        lambda: store.fulltext(namespace, " ".join(content_terms(question)), depth),
         lambda: store.vector(namespace, embedder.embed([question])[0], depth),
     )
     uids = {h.key: h.uid for h in [*lexical, *dense]}

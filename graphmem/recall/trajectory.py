@@ -26,6 +26,7 @@ from graphmem.recall.packer import Evidence, PackItem, pack
 from graphmem.recall.parallel import together
 from graphmem.records import Step
 from graphmem.store.protocol import GraphStore, node_key
+from graphmem.store.text_index import content_terms
 from graphmem.write.steps import step_from_json, step_uid
 
 log = logging.getLogger(__name__)
@@ -186,7 +187,7 @@ def recall_steps(
     else:
         # No step to start from: full-text and vector matches (searched side by side) are the candidates.
         fulltext, vector = together(
-            lambda: store.fulltext(namespace, question, CANDIDATES, with_props=True),
+            lambda: store.fulltext(namespace, " ".join(content_terms(question)), CANDIDATES, with_props=True),
             lambda: store.vector(namespace, embedder.embed([question])[0], CANDIDATES, with_props=True),
         )
         fused = rrf([[h.key for h in fulltext], [h.key for h in vector]])

@@ -254,24 +254,33 @@ class EmbeddedStore:
             index = self._steps.get((namespace, episode), {})
             return {t: self._props(namespace, index[t]) for t in ts if t in index}
 
-    def _overlapping_sessions(self, namespace: str, start: float, end: float) -> list[tuple[str, str]]:
-        # As the range seek in recall/sessions_in_window.cypher: start <= $end from the sorted index, then
-        # the end >= $start filter.
-        starts = self._session_starts.get(namespace, [])
-        found = [(namespace, key) for _, key in starts[: bisect.bisect_right(starts, end, key=lambda e: e[0])]]
+    @staticmethod
+    def _between(index: list[tuple[float, str]], low: float | None, high: float) -> list[tuple[float, str]]:
+        """The entries of a sorted (start, key) index with ``low <= start <= high`` (no lower bound: None)."""
+        first = bisect.bisect_left(index, low, key=lambda e: e[0]) if low is not None else 0
+        return index[first: bisect.bisect_right(index, high, key=lambda e: e[0])]
+
+    def _overlapping_sessions(self, namespace: str, start: float, end: float, longest: float | None) -> list[tuple[str, str]]:
+        # As the range seek in recall/sessions_in_window.cypher: start in [start - longest, end] from the
+        # sorted index, then the end >= $start filter.
+        low = start - longest if longest is not None else None
+        found = [(namespace, key) for _, key in self._between(self._session_starts.get(namespace, []), low, end)]
         return [session for session in found if self.graph.nodes[session]["end"] >= start]
 
-    def units_in_window(self, namespace: str, start: float, end: float, limit: int) -> dict[str, dict[str, Any]]:
+    def units_in_window(
+        self, namespace: str, start: float, end: float, limit: int,
+        longest_session: float | None = None, longest_event: float | None = None,
+    ) -> dict[str, dict[str, Any]]:
         with self._lock:
             in_sessions: list[tuple[float, float, str]] = []
-            for session in self._overlapping_sessions(namespace, start, end):
+            for session in self._overlapping_sessions(namespace, start, end, longest_session):
                 at = self.graph.nodes[session]["start"]
                 for source, _, etype in self.graph.in_edges(session, keys=True):
                     if etype == "IN_SESSION":
                         in_sessions.append((at, _sortable(self.graph.nodes[source].get("seq")), source[1]))
             with_events: list[tuple[float, float, str]] = []
-            events = self._turn_events.get(namespace, [])
-            for at, turn_key in events[: bisect.bisect_right(events, end, key=lambda e: e[0])]:
+            event_low = start - longest_event if longest_event is not None else None
+            for at, turn_key in self._between(self._turn_events.get(namespace, []), event_low, end):
                 attrs = self.graph.nodes[(namespace, turn_key)]
                 ev_end = attrs.get("event_end")
                 if ev_end is not None and ev_end >= start:
@@ -279,9 +288,9 @@ class EmbeddedStore:
             keys = [key for _, _, key in sorted(in_sessions)[:limit]] + [key for _, _, key in sorted(with_events)[:limit]]
             return {key: self._props(namespace, key) for key in list(dict.fromkeys(keys))[:limit]}
 
-    def sessions_in_window(self, namespace: str, start: float, end: float) -> list[str]:
+    def sessions_in_window(self, namespace: str, start: float, end: float, longest_session: float | None = None) -> list[str]:
         with self._lock:
-            return sorted(key for _, key in self._overlapping_sessions(namespace, start, end))
+            return sorted(key for _, key in self._overlapping_sessions(namespace, start, end, longest_session))
 
     def _next(self, node: tuple[str, str], forward: bool) -> tuple[str, str] | None:
         edges = self.graph.out_edges(node, keys=True) if forward else self.graph.in_edges(node, keys=True)

@@ -70,6 +70,12 @@ def _plain(props: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in props.items() if v is not None and k != "ns_key"}
 
 
+def _earliest(start: float, longest: float | None) -> float:
+    """The earliest start of an interval that overlaps a window opening at ``start``, when intervals last
+    at most ``longest`` seconds (unbounded when that is unknown)."""
+    return start - longest if longest is not None else -math.inf
+
+
 def _hit(row: Sequence[Any]) -> Hit:
     """A search row ``[key, uid, score, props or null]`` as a ``Hit``."""
     key, uid, score, props = row
@@ -303,16 +309,23 @@ class Neo4jStore:
         rows = self._rows("recall/steps_at", namespace=namespace, episode=episode, ts=list(ts))
         return {int(t): _plain(props) for t, props in rows}
 
-    def units_in_window(self, namespace: str, start: float, end: float, limit: int) -> dict[str, dict[str, Any]]:
-        rows = self._rows("recall/units_in_window", namespace=namespace, start=start, end=end, limit=limit)
+    def units_in_window(
+        self, namespace: str, start: float, end: float, limit: int,
+        longest_session: float | None = None, longest_event: float | None = None,
+    ) -> dict[str, dict[str, Any]]:
+        rows = self._rows(
+            "recall/units_in_window", namespace=namespace, start=start, end=end, limit=limit,
+            session_from=_earliest(start, longest_session), event_from=_earliest(start, longest_event),
+        )
         found: dict[str, dict[str, Any]] = {}
         for key, props in rows:
             if key not in found and len(found) < limit:
                 found[key] = _plain(props)
         return found
 
-    def sessions_in_window(self, namespace: str, start: float, end: float) -> list[str]:
-        return list(self._rows("recall/sessions_in_window", namespace=namespace, start=start, end=end))
+    def sessions_in_window(self, namespace: str, start: float, end: float, longest_session: float | None = None) -> list[str]:
+        return list(self._rows("recall/sessions_in_window", namespace=namespace, start=start, end=end,
+                               **{"from": _earliest(start, longest_session)}))
 
     def neighbours(self, namespace: str, keys: Sequence[str], before: int, after: int, with_props: bool = False) -> Neighbourhood:
         if not keys:

@@ -179,17 +179,25 @@ class GraphStore(Protocol):
     def steps_at(self, namespace: str, episode: str, ts: Sequence[int]) -> dict[int, dict[str, Any]]:
         """Step nodes of the episode at these indices, by index."""
 
-    def units_in_window(self, namespace: str, start: float, end: float, limit: int) -> dict[str, dict[str, Any]]:
+    def units_in_window(
+        self, namespace: str, start: float, end: float, limit: int,
+        longest_session: float | None = None, longest_event: float | None = None,
+    ) -> dict[str, dict[str, Any]]:
         """Up to ``limit`` turns whose session interval overlaps [start, end] or whose event time falls in it,
         each with its properties (as ``get_nodes`` returns them).
 
         Earliest first (the dict's order): the turns of overlapping sessions by (session start, seq, key),
         then the turns with an event time in the window by (event start, seq, key); at most ``limit`` of
         each kind are read, and a turn that is both comes once, at its first place.
+
+        ``longest_session`` / ``longest_event`` (seconds), when the caller knows upper bounds of every
+        session interval / event-time interval of the namespace (dialogue Episodes keep them), bound the
+        reads to starts in [start - longest, end]; without them every start up to ``end`` is read.
         """
 
-    def sessions_in_window(self, namespace: str, start: float, end: float) -> list[str]:
-        """Keys of the sessions whose interval [start, end] overlaps the window, sorted."""
+    def sessions_in_window(self, namespace: str, start: float, end: float, longest_session: float | None = None) -> list[str]:
+        """Keys of the sessions whose interval [start, end] overlaps the window, sorted (``longest_session``
+        as for ``units_in_window``)."""
 
     def neighbours(self, namespace: str, keys: Sequence[str], before: int, after: int, with_props: bool = False) -> Neighbourhood:
         """For each key, the unit keys up to ``before`` steps back and ``after`` forward along NEXT, in order;

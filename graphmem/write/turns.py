@@ -71,11 +71,15 @@ class DialogueSoFar:
     box_count: int
     last_box: str | None
     first_session_start: float | None = None
+    #: The longest session interval and turn event-time interval of the episode, in seconds (None: written
+    #: before graphmem kept them). Recall bounds its window reads with them (``units_in_window``).
+    longest_session: float | None = 0.0
+    longest_event: float | None = 0.0
 
 
 def dialogue_so_far(props: dict[str, Any] | None, seq: int) -> DialogueSoFar:
     if props is None:
-        return DialogueSoFar(False, seq, 0, 0, None, None, False, None, 0, None, None)
+        return DialogueSoFar(False, seq, 0, 0, None, None, False, None, 0, None, None, 0.0, 0.0)
     return DialogueSoFar(
         True,
         int(props.get("seq", seq)),
@@ -88,6 +92,8 @@ def dialogue_so_far(props: dict[str, Any] | None, seq: int) -> DialogueSoFar:
         int(props.get("box_count", 0)),
         props.get("last_box"),
         props.get("first_session_start"),
+        props.get("longest_session"),
+        props.get("longest_event"),
     )
 
 
@@ -239,6 +245,17 @@ def build_session_batch(
                 edges.append(EdgeRow("IN_TRACE", namespace, ekey, node_key("Trace", assignment.trace_id), {"score": assignment.score}))
 
     last_turn = turns[-1].id
+    longest_session = so_far.longest_session
+    if longest_session is not None:
+        spans = [end - start]
+        if so_far.last_session_start is not None and not so_far.last_session_explicit_end:
+            spans.append(start - so_far.last_session_start)  # the previous session now ends here
+        longest_session = max([longest_session, *spans])
+    longest_event = so_far.longest_event
+    if longest_event is not None:
+        event_spans = [c.event_end.timestamp() - c.event_start.timestamp() for c in contexts
+                       if c.event_start is not None and c.event_end is not None]
+        longest_event = max([longest_event, *event_spans])
     episode_props = {
         "kind": "dialogue",
         "seq": so_far.seq,
@@ -255,5 +272,8 @@ def build_session_batch(
         "box_count": so_far.box_count + len(boxes),
         "last_box": previous_box,
         "speakers": json.dumps(sorted(speakers)),
+        # Upper bounds for interval reads: a session or event overlapping [a, b] starts in [a - longest, b].
+        "longest_session": longest_session,
+        "longest_event": longest_event,
     }
     return WriteBatch((NodeRow("Episode", namespace, episode_id, episode_props), *nodes), tuple(edges))

@@ -233,6 +233,23 @@ def test_sessions_and_window(store, namespace):
     assert store.sessions_in_window(namespace, 40 * day, 41 * day) == []
 
 
+def test_window_reads_bounded_by_the_longest_intervals(store, namespace):
+    # Sessions last 10 days and the one event time 1 day: with those bounds the reads seek only starts in
+    # [start - longest, end] and find exactly what the unbounded reads find.
+    store.write(dialogue_rows(namespace))
+    day = 86400.0
+    for a, b in [(24.5, 25.5), (5, 10), (0, 30), (19.9, 20.1), (25.9, 26), (40, 41), (-5, -1)]:
+        start, end = a * day, b * day
+        unbounded = store.units_in_window(namespace, start, end, 10)
+        assert store.units_in_window(namespace, start, end, 10, 10 * day, 1 * day) == unbounded
+        assert store.sessions_in_window(namespace, start, end, 10 * day) == store.sessions_in_window(namespace, start, end)
+    # The bounds are what the reads trust: too short a bound misses what starts earlier (so callers pass
+    # true upper bounds, kept by the dialogue writer on the Episode).
+    assert store.sessions_in_window(namespace, 25.5 * day, 26 * day, 1 * day) == []
+    assert list(store.units_in_window(namespace, 25.5 * day, 26 * day, 10, 0.0, 0.0)) == []
+    assert list(store.units_in_window(namespace, 25.5 * day, 26 * day, 10, 0.0, 1 * day)) == ["turn:D0:1"]
+
+
 def test_boxes_and_traces(store, namespace):
     store.write(dialogue_rows(namespace))
     assert store.box_members(namespace, ["box:s2#b0"]) == {"box:s2#b0": ["turn:D2:0", "turn:D2:1"]}

@@ -79,6 +79,9 @@ def planned(neo4j_store: Neo4jStore) -> Iterator[dict[str, Any]]:
         "ts": [1, 2, 3, 30],
         "start": start.timestamp(),
         "end": (start + timedelta(days=15)).timestamp(),
+        "from": (start - timedelta(days=3)).timestamp(),
+        "session_from": (start - timedelta(days=3)).timestamp(),
+        "event_from": (start - timedelta(days=400)).timestamp(),
         "query": f"+ns_key:{ns_key(trajectory_ns)}^0 +" + lucene_query(["collect", "wood"]),
         "k": 30,
         "fetch": 120,
@@ -149,6 +152,20 @@ def test_search_uses_search_indexes(neo4j_store: Neo4jStore, planned: dict[str, 
     procedure = "db.index.vector.queryNodes" if "/vector_" in name else "db.index.fulltext.queryNodes"
     calls = [details for op, details in operators if op.startswith("ProcedureCall")]
     assert any(procedure in details for details in calls), f"{name} does not call {procedure}: {calls}"
+
+
+@pytest.mark.parametrize(
+    "name, bounds",
+    [("recall/sessions_in_window", ["start >= $from AND start <= $end"]),
+     ("recall/units_in_window", ["start >= $session_from AND start <= $end", "event_start >= $event_from AND event_start <= $end"])],
+)
+def test_window_reads_seek_a_bounded_range(neo4j_store: Neo4jStore, planned: dict[str, Any], name: str, bounds: list[str]) -> None:
+    # A window read seeks only the starts that can overlap the window, not every start before its end
+    # (which grows with the history: a year-old namespace would read all its sessions for "last week").
+    statement = cypher(name)
+    seeks = [details for op, details in _explain(neo4j_store, statement, _params_for(name, statement, planned)) if "IndexSeek" in op]
+    for bound in bounds:
+        assert any(bound in details for details in seeks), f"{name}: no index seek on {bound!r} in {seeks}"
 
 
 def test_recall_files_discovered() -> None:

@@ -163,6 +163,11 @@ def test_the_episode_keeps_the_history_range_and_each_turn_its_box(memory):
     turn_keys = [f"turn:{t[0]}" for _, _, turns in SESSIONS for t in turns]
     nodes = store.get_nodes(NS, turn_keys)
     assert {k: p["box"] for k, p in nodes.items()} == store.boxes_of(NS, turn_keys)
+    # The longest session and event time, which bound recall's window reads: exactly the stored maxima.
+    sessions = store.sessions(NS)
+    assert episode["longest_session"] == max(s.end - s.start for s in sessions) > 0
+    spans = [p["event_end"] - p["event_start"] for p in nodes.values() if p.get("event_start") is not None]
+    assert spans and episode["longest_event"] == max(spans)
 
 
 @pytest.mark.parametrize("question", ["What did Ana do in December 2023?", "How long did the marathon take?"])
@@ -174,7 +179,8 @@ def test_a_dialogue_written_without_range_or_turn_boxes_recalls_the_same(memory,
     removed: dict[tuple[str, str], dict[str, object]] = {}
     for node, props in graph.nodes(data=True):
         if node[0] == NS and (props.get("label") in ("Episode", "Turn") or node[1].startswith(("episode:", "turn:"))):
-            taken = {k: props.pop(k) for k in ("first_session_start", "last_session_end", "box") if k in props}
+            taken = {k: props.pop(k) for k in ("first_session_start", "last_session_end", "box", "longest_session", "longest_event")
+                     if k in props}
             if taken:
                 removed[node] = taken
     assert removed

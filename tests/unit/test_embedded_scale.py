@@ -125,10 +125,14 @@ def test_units_in_window_matches_a_scan(big: EmbeddedStore) -> None:
                                  if node_key("Session", t["session"]) in valid)
             with_events = sorted((t["event_start"], t["seq"], t["key"]) for t in turns
                                  if t.get("event_start") is not None and t["event_start"] <= end and t["event_end"] >= start)
+            longest_session = max(s["end"] - s["start"] for s in _nodes(big, ns, "Session"))
+            longest_event = max(t["event_end"] - t["event_start"] for t in turns if t.get("event_start") is not None)
             for limit in (5, 10_000):
-                want = [k for _, _, k in in_sessions[:limit]] + [k for _, _, k in with_events[:limit]]
-                assert list(big.units_in_window(ns, start, end, limit)) == list(dict.fromkeys(want))[:limit]
+                want = list(dict.fromkeys([k for _, _, k in in_sessions[:limit]] + [k for _, _, k in with_events[:limit]]))[:limit]
+                assert list(big.units_in_window(ns, start, end, limit)) == want
+                assert list(big.units_in_window(ns, start, end, limit, longest_session, longest_event)) == want
             assert big.sessions_in_window(ns, start, end) == sorted(valid)
+            assert big.sessions_in_window(ns, start, end, longest_session) == sorted(valid)
 
 
 def test_window_follows_rewritten_event_times() -> None:
