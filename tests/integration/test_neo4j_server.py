@@ -88,6 +88,9 @@ def test_start_reports_running_server(server_config: ns.Neo4jServerConfig, start
     conf = server_config.conf_file.read_text()
     assert "dbms.security.auth_enabled=true" in conf
     assert "--add-opens=java.base/java.nio=ALL-UNNAMED" in conf
+    # Vector segments merge at 10, not Neo4j's 50; the server validates its settings strictly, so it
+    # would not have started with a misspelled one.
+    assert f"internal.dbms.index.vector.standard_merge_factor={ns.VECTOR_MERGE_FACTOR}" in conf
 
 
 def test_bolt_answers_with_auth(driver: neo4j.Driver) -> None:
