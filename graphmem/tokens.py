@@ -91,3 +91,10 @@ def encoding() -> tiktoken.Encoding:
 def count_tokens(text: str) -> int:
     """Number of cl100k_base tokens in ``text`` (special-token text is counted as ordinary text)."""
     return len(encoding().encode(text, disallowed_special=()))
+
+
+@functools.lru_cache(maxsize=8192)
+def count_line_tokens(line: str) -> int:
+    """``count_tokens`` of a short text that recurs (a unit's line or text), cached: recall meets the same
+    units question after question. Use ``count_tokens`` for one-off texts such as rendered evidence."""
+    return count_tokens(line)

@@ -37,7 +37,7 @@ from graphmem.recall.packer import Evidence, PackItem, pack
 from graphmem.recall.parallel import together
 from graphmem.store.protocol import GraphStore, node_key
 from graphmem.store.text_index import FUNCTION_WORDS, analyze
-from graphmem.tokens import count_tokens
+from graphmem.tokens import count_line_tokens
 
 log = logging.getLogger(__name__)
 _TURN_PREFIX = node_key("Turn", "")
@@ -311,12 +311,6 @@ def _words(unit: str) -> tuple[str, ...]:
     return tuple(analyze(unit))
 
 
-@functools.lru_cache(maxsize=8192)
-def _tokens(text: str) -> int:
-    """``count_tokens`` of a whole turn, cached (the same turns come back question after question)."""
-    return count_tokens(text)
-
-
 @functools.lru_cache(maxsize=65536)
 def _matched_terms(word: str, terms: tuple[str, ...]) -> frozenset[int]:
     """Indexes of the terms that ``word`` matches (``_stem_match``)."""
@@ -358,7 +352,7 @@ def trim_turn(utterance: str, caption: str | None, terms: Sequence[str], names: 
     units = [u for u in _SENTENCE_END.split(utterance.strip()) if u]
     photo = f"[photo: {short_caption(caption)}]" if caption else None
     full = utterance.strip() + (f" {photo}" if photo else "")
-    if not terms or _tokens(full) <= TRIM_MIN_TOKENS:
+    if not terms or count_line_tokens(full) <= TRIM_MIN_TOKENS:
         return full, False
     scored = [(_unit_score(u, terms), u) for u in units]
     photo_score = _unit_score(caption or "", terms) if photo else 0

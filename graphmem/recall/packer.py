@@ -14,11 +14,10 @@ is measured on the final text in cl100k_base; the evidence never exceeds the bud
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from graphmem.tokens import count_tokens
+from graphmem.tokens import count_line_tokens, count_tokens
 
 
 @dataclass(frozen=True)
@@ -61,17 +60,11 @@ def render(items: Sequence[PackItem]) -> str:
     return "\n".join(lines)
 
 
-@functools.lru_cache(maxsize=8192)
-def _line_tokens(line: str) -> int:
-    """``count_tokens`` of one line, cached: the same units' lines come back question after question."""
-    return count_tokens(line)
-
-
 def pack(items: Sequence[PackItem], budget: int, count: Callable[[str], int] = count_tokens) -> Evidence:
     """Take items in the given priority order while the rendered text stays within ``budget`` tokens."""
     if budget < 0:
         raise ValueError(f"budget must be >= 0, got {budget}")
-    line_count = _line_tokens if count is count_tokens else count
+    line_count = count_line_tokens if count is count_tokens else count
     chosen: list[PackItem] = []
     seen: set[tuple[str, str]] = set()
     tokens = 0
