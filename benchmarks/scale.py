@@ -197,11 +197,15 @@ RETURN count(e) AS upgraded
 """
 
 
-def upgrade_interval_bounds(store: GraphStore, namespace: str) -> None:
-    if isinstance(store, Neo4jStore):
+def upgrade_interval_bounds(store: GraphStore, namespaces: Sequence[str]) -> None:
+    if not isinstance(store, Neo4jStore):
+        return
+    upgraded = 0
+    for namespace in namespaces:
         rows, _, _ = store.driver.execute_query(UPGRADE_INTERVAL_BOUNDS, namespace=namespace, database_=store.database)
-        if rows and rows[0]["upgraded"]:
-            log.info("%s: kept the interval bounds of %d dialogue episode(s) written by an earlier run", namespace, rows[0]["upgraded"])
+        upgraded += int(rows[0]["upgraded"]) if rows else 0
+    if upgraded:
+        log.info("kept the interval bounds of %d dialogue episode(s) written by an earlier run", upgraded)
 
 
 class Writer:
@@ -694,8 +698,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.resume:
                 # Continue the layout a previous run left in the database: sizes count what is there.
                 plans = [resumed_plan(store, ns, i) for i, ns in enumerate(names)]
-                for ns in names:
-                    upgrade_interval_bounds(store, ns)
+                upgrade_interval_bounds(store, names)
             else:
                 for ns in names:  # a fresh start: sizes are cumulative within this run only
                     store.delete_namespace(ns)
