@@ -1,7 +1,7 @@
 // Turns valid for a time window, at most $limit of each kind, earliest first: the turns of the sessions
 // whose interval overlaps the window (by session start, then turn order), then the turns whose event time
 // falls in it (by event start). Bounded by $limit: a month of a years-long history can hold thousands of
-// turns, and recall only needs as many as it can pack (which candidates are valid: valid_units).
+// turns, and recall only needs as many as it can pack (which candidates are valid: sessions_in_window).
 // $session_from / $event_from are the earliest start an overlapping session / event time can have ($start
 // minus the longest one, -Infinity when unknown): the index seeks read only starts in [from, $end].
 // Parameters: $namespace, $start, $end, $session_from, $event_from (epoch seconds), $limit.
