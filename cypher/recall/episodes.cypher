@@ -1,6 +1,8 @@
-// Every Episode node of a namespace, in creation order.
-// Parameters: $namespace. Returns: props.
+// Every Episode node of a namespace (of one kind when $kind is given), in creation order.
+// Parameters: $namespace, $kind: String or null. Returns: rows: [props].
+// One record whose `rows` list holds the result (one Bolt record per row costs the Python driver more).
 MATCH (e:Episode {namespace: $namespace})
 USING INDEX SEEK e:Episode(namespace)
-RETURN e {.*} AS props
-ORDER BY e.seq, e.uid
+WHERE $kind IS NULL OR e.kind = $kind
+WITH e ORDER BY e.seq, e.uid
+RETURN collect(e {.*}) AS rows

@@ -562,7 +562,7 @@ def recall_dialogue(
     if context not in ("compact", "full"):
         raise ValueError(f"context must be 'compact' or 'full', got {context!r}")
     if episodes is None:
-        episodes = store.episode_nodes(namespace)
+        episodes = store.episode_nodes(namespace, kind="dialogue")
     history = _history(store, namespace, episodes)
     if history is None:
         return DialogueRecall(pack([], budget), None, ())

@@ -161,7 +161,7 @@ def recall_steps(
 
     ``episodes`` (the namespace's episode nodes) saves a read when the caller already has them.
     """
-    ep_node = _pick_episode(store.episode_nodes(namespace) if episodes is None else episodes, episode)
+    ep_node = _pick_episode(store.episode_nodes(namespace, kind="trajectory") if episodes is None else episodes, episode)
     if ep_node is None:
         return StepRecall(pack([], budget), EvidenceBundle((), ()), NO_ANCHORS, None)
     ep = str(ep_node["uid"])

@@ -204,9 +204,10 @@ class EmbeddedStore:
         with self._lock:
             return {k: self._props(namespace, k) for k in keys if (namespace, k) in self.graph}
 
-    def episode_nodes(self, namespace: str) -> list[dict[str, Any]]:
+    def episode_nodes(self, namespace: str, kind: str | None = None) -> list[dict[str, Any]]:
         with self._lock:
-            return sorted((dict(a) for a in self._nodes_with(namespace, "Episode")), key=lambda a: (a.get("seq", 0), a["uid"]))
+            found = (dict(a) for a in self._nodes_with(namespace, "Episode") if kind is None or a.get("kind") == kind)
+            return sorted(found, key=lambda a: (a.get("seq", 0), a["uid"]))
 
     def sessions(self, namespace: str, episode: str | None = None) -> list[SessionRow]:
         with self._lock:

@@ -275,8 +275,8 @@ class Neo4jStore:
         rows = self._rows("recall/get_nodes", namespace=namespace, keys=list(keys))
         return {key: _plain(props) for key, props in rows}
 
-    def episode_nodes(self, namespace: str) -> list[dict[str, Any]]:
-        return [_plain(r["props"]) for r in self._read("recall/episodes", namespace=namespace)]
+    def episode_nodes(self, namespace: str, kind: str | None = None) -> list[dict[str, Any]]:
+        return [_plain(props) for props in self._rows("recall/episodes", namespace=namespace, kind=kind)]
 
     def sessions(self, namespace: str, episode: str | None = None) -> list[SessionRow]:
         rows = self._read("recall/sessions", namespace=namespace, episode=episode)

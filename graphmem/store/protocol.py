@@ -158,8 +158,9 @@ class GraphStore(Protocol):
     def get_nodes(self, namespace: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
         """Properties of the nodes that exist among ``keys``, by key."""
 
-    def episode_nodes(self, namespace: str) -> list[dict[str, Any]]:
-        """Every Episode node of the namespace, ordered by ``seq``."""
+    def episode_nodes(self, namespace: str, kind: str | None = None) -> list[dict[str, Any]]:
+        """Every Episode node of the namespace (only those of ``kind``, "trajectory" or "dialogue", when
+        given), ordered by ``seq``."""
 
     def sessions(self, namespace: str, episode: str | None = None) -> list[SessionRow]:
         """Sessions ordered by ``seq``."""

@@ -250,6 +250,18 @@ def test_window_reads_bounded_by_the_longest_intervals(store, namespace):
     assert list(store.units_in_window(namespace, 25.5 * day, 26 * day, 10, 0.0, 1 * day)) == ["turn:D0:1"]
 
 
+def test_episode_nodes_by_kind(store, namespace):
+    store.write(step_rows(namespace, "run", 3))
+    store.write(dialogue_rows(namespace))
+    store.write(WriteBatch((NodeRow("Episode", namespace, "run2", {"kind": "trajectory", "seq": 2}),)))
+    every = store.episode_nodes(namespace)
+    assert [e["uid"] for e in every] == ["dialogue", "run", "run2"]  # by seq, then uid (both seq 0)
+    assert [e["uid"] for e in store.episode_nodes(namespace, kind="trajectory")] == ["run", "run2"]
+    dialogues = store.episode_nodes(namespace, kind="dialogue")
+    assert [e["uid"] for e in dialogues] == ["dialogue"] and dialogues[0] == every[0]
+    assert store.episode_nodes(namespace, kind="other") == []
+
+
 def test_boxes_and_traces(store, namespace):
     store.write(dialogue_rows(namespace))
     assert store.box_members(namespace, ["box:s2#b0"]) == {"box:s2#b0": ["turn:D2:0", "turn:D2:1"]}
