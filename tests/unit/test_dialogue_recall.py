@@ -6,7 +6,7 @@ reaches a related box in a distant session. Plus the pure helpers (question anal
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -341,3 +341,39 @@ def test_full_context_writes_session_intervals_and_topics(memory, budget):
 def test_unknown_context_is_a_clear_error(memory):
     with pytest.raises(ValueError, match="context must be"):
         recall(memory, "How is Ana's pottery going?", context="verbose")
+
+
+def test_the_episode_keeps_upper_bounds_of_session_and_event_intervals():
+    # The bounds recall's window reads trust: a session without an explicit end lasts until the next one
+    # starts (its span grows then), one with an explicit end keeps it; event times keep their own span.
+    import numpy as np
+
+    from graphmem.records import Turn
+    from graphmem.write.context import TurnContext
+    from graphmem.write.turns import build_session_batch, dialogue_so_far, session_digest
+
+    day = timedelta(days=1)
+    base = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    plan = [  # (session start, explicit end, event spans of its two turns)
+        (base, None, (None, 1 * day)),
+        (base + 10 * day, base + 12 * day, (7 * day, None)),
+        (base + 40 * day, None, (None, None)),
+    ]
+    expected = [(0.0, 86400.0), (10 * 86400.0, 7 * 86400.0), (10 * 86400.0, 7 * 86400.0)]
+    so_far = dialogue_so_far(None, 0)
+    for i, ((start, end, spans), want) in enumerate(zip(plan, expected)):
+        sid = f"s{i}"
+        turns = [Turn(f"{sid}:{j}", "Ana", f"turn {j} of session {i}") for j in range(2)]
+        contexts = [TurnContext((), (), (), (), start - 3 * day if span else None, start - 3 * day + span if span else None, ())
+                    for span in spans]
+        batch = build_session_batch("ns", "dialogue", sid, turns, start, end, contexts, np.zeros((2, 384), dtype=np.float32),
+                                    [], so_far, session_digest(sid, start, end, turns), ["Ana"])
+        episode = next(row for row in batch.nodes if row.label == "Episode")
+        assert (episode.props["longest_session"], episode.props["longest_event"]) == want
+        so_far = dialogue_so_far(dict(episode.props), 0)
+    # An episode written before graphmem kept the bounds stays unknown (recall then reads unbounded).
+    old = dialogue_so_far({"kind": "dialogue", "session_count": 1, "last_session": "s0", "last_session_start": 0.0}, 0)
+    batch = build_session_batch("ns", "dialogue", "s9", [Turn("s9:0", "Ana", "hi")], base, None, [TurnContext((), (), (), (), None, None, ())],
+                                np.zeros((1, 384), dtype=np.float32), [], old, "d", ["Ana"])
+    episode = next(row for row in batch.nodes if row.label == "Episode")
+    assert episode.props["longest_session"] is None and episode.props["longest_event"] is None
