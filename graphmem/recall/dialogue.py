@@ -14,7 +14,9 @@
    neighbours' (the answer to "what did X paint?" is often "a sunset!" right after the turn that says
    "painting").
 4. Validity before relevance: candidates whose session interval or event time fits the window come
-   first; the other content matches follow as fallback.
+   first; the other content matches follow as fallback. The window's turns and sessions are read with
+   the dialogue's longest session and event time as bounds (kept on its Episode), so the reads seek
+   only what can overlap the window, however long the history.
 5. Pack greedily under the budget. Lines are compact: the session date once per session group, then
    ``[turn id] speaker: text`` with the grounded event time; a long turn is cut to its sentences that
    match the question, the cut marked with "…" (see ``trim_turn``).
