@@ -26,6 +26,7 @@ from graphmem.store.protocol import (
     Neighbourhood,
     SessionRow,
     WriteBatch,
+    earliest_start,
     unmet,
 )
 from graphmem.store.text_index import BM25Index, query_terms
@@ -256,15 +257,14 @@ class EmbeddedStore:
             return {t: self._props(namespace, index[t]) for t in ts if t in index}
 
     @staticmethod
-    def _between(index: list[tuple[float, str]], low: float | None, high: float) -> list[tuple[float, str]]:
-        """The entries of a sorted (start, key) index with ``low <= start <= high`` (no lower bound: None)."""
-        first = bisect.bisect_left(index, low, key=lambda e: e[0]) if low is not None else 0
-        return index[first: bisect.bisect_right(index, high, key=lambda e: e[0])]
+    def _between(index: list[tuple[float, str]], low: float, high: float) -> list[tuple[float, str]]:
+        """The entries of a sorted (start, key) index with ``low <= start <= high``."""
+        return index[bisect.bisect_left(index, low, key=lambda e: e[0]): bisect.bisect_right(index, high, key=lambda e: e[0])]
 
     def _overlapping_sessions(self, namespace: str, start: float, end: float, longest: float | None) -> list[tuple[str, str]]:
-        # As the range seek in recall/sessions_in_window.cypher: start in [start - longest, end] from the
+        # As the range seek in recall/sessions_in_window.cypher: start in [earliest start, end] from the
         # sorted index, then the end >= $start filter.
-        low = start - longest if longest is not None else None
+        low = earliest_start(start, longest)
         found = [(namespace, key) for _, key in self._between(self._session_starts.get(namespace, []), low, end)]
         return [session for session in found if self.graph.nodes[session]["end"] >= start]
 
@@ -280,8 +280,7 @@ class EmbeddedStore:
                     if etype == "IN_SESSION":
                         in_sessions.append((at, _sortable(self.graph.nodes[source].get("seq")), source[1]))
             with_events: list[tuple[float, float, str]] = []
-            event_low = start - longest_event if longest_event is not None else None
-            for at, turn_key in self._between(self._turn_events.get(namespace, []), event_low, end):
+            for at, turn_key in self._between(self._turn_events.get(namespace, []), earliest_start(start, longest_event), end):
                 attrs = self.graph.nodes[(namespace, turn_key)]
                 ev_end = attrs.get("event_end")
                 if ev_end is not None and ev_end >= start:

@@ -32,6 +32,7 @@ from graphmem.store.protocol import (
     Expect,
     SessionRow,
     WriteBatch,
+    earliest_start,
     unmet,
 )
 from graphmem.store.text_index import lucene_query, query_terms
@@ -68,12 +69,6 @@ def ns_key(namespace: str) -> str:
 def _plain(props: dict[str, Any]) -> dict[str, Any]:
     """Node properties as the memory logic sees them: no internal search key, no nulls."""
     return {k: v for k, v in props.items() if v is not None and k != "ns_key"}
-
-
-def _earliest(start: float, longest: float | None) -> float:
-    """The earliest start of an interval that overlaps a window opening at ``start``, when intervals last
-    at most ``longest`` seconds (unbounded when that is unknown)."""
-    return start - longest if longest is not None else -math.inf
 
 
 def _hit(row: Sequence[Any]) -> Hit:
@@ -315,7 +310,7 @@ class Neo4jStore:
     ) -> dict[str, dict[str, Any]]:
         rows = self._rows(
             "recall/units_in_window", namespace=namespace, start=start, end=end, limit=limit,
-            session_from=_earliest(start, longest_session), event_from=_earliest(start, longest_event),
+            session_from=earliest_start(start, longest_session), event_from=earliest_start(start, longest_event),
         )
         found: dict[str, dict[str, Any]] = {}
         for key, props in rows:
@@ -325,7 +320,7 @@ class Neo4jStore:
 
     def sessions_in_window(self, namespace: str, start: float, end: float, longest_session: float | None = None) -> list[str]:
         return list(self._rows("recall/sessions_in_window", namespace=namespace, start=start, end=end,
-                               **{"from": _earliest(start, longest_session)}))
+                               **{"from": earliest_start(start, longest_session)}))
 
     def neighbours(self, namespace: str, keys: Sequence[str], before: int, after: int, with_props: bool = False) -> Neighbourhood:
         if not keys:

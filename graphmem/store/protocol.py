@@ -10,6 +10,7 @@ on Neo4j and realized by the same rules on the embedded backend, so both answer 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -42,6 +43,13 @@ UNIT_LABELS: tuple[str, ...] = ("Step", "Turn")
 def node_key(label: str, uid: str) -> str:
     """The namespace-unique key of a node: ``node_key("Step", "run:3") == "step:run:3"``."""
     return f"{label.lower()}:{uid}"
+
+
+def earliest_start(start: float, longest: float | None) -> float:
+    """The earliest start an interval can have and still overlap a window opening at ``start``, when no
+    interval lasts longer than ``longest`` seconds (-inf when that is unknown). Both backends' window
+    reads seek interval starts in [earliest_start(start, longest), end]."""
+    return start - longest if longest is not None else -math.inf
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,10 @@ in the write's own transaction: a concurrent writer makes the write fail with ``
 nothing of that batch is written.
 
 Dialogue sessions go through ``Memory.add_session``: a session's boxes and traces are built against
-what the store holds, so there is nothing to overlap. At most one batch is in flight. A failed write raises from the next call (or from ``flush``/``close``),
-and the writer then refuses further appends: what was written before is committed, batch by batch, so
-re-running the same appends (``graphmem ingest`` resumes this way) completes the episode.
+what the store holds, so there is nothing to overlap. At most one batch is in flight. A failed write
+raises from the next call (or from ``flush``/``close``), and the writer then refuses further appends:
+what was written before is committed, batch by batch, so re-running the same appends (``graphmem
+ingest`` resumes this way) completes the episode.
 
     >>> with mem.bulk() as bulk:
     ...     for steps in batches:
