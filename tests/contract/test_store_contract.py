@@ -57,6 +57,19 @@ def test_bad_batch_writes_nothing(store, namespace):
     assert store.counts(namespace) == {}
 
 
+def test_edges_between_stored_nodes_and_with_properties(store, namespace):
+    store.write(step_rows(namespace, "run", 4))
+    counts = store.counts(namespace)
+    # Both ends stored before (none in the batch), one edge with properties, one repeated: merged once.
+    causes = EdgeRow("CAUSES", namespace, node_key("Step", "run:0"), node_key("Step", "run:3"), {"via": "wood"})
+    step = NodeRow("Step", namespace, "run:4", {"episode": "run", "t": 4})
+    store.write(WriteBatch((step,), (causes, EdgeRow("NEXT", namespace, node_key("Step", "run:3"), node_key("Step", "run:4")), causes)))
+    store.write(WriteBatch((), (causes,)))
+    after = store.counts(namespace)
+    assert after["CAUSES"] == counts.get("CAUSES", 0) + 1 and after["NEXT"] == counts["NEXT"] + 1
+    assert after["Step"] == counts["Step"] + 1
+
+
 def test_expectations_guard_the_whole_batch(store, namespace):
     episode = node_key("Episode", "run")
     first = step_rows(namespace, "run", 3)
