@@ -277,9 +277,8 @@ def _ingest_steps(
     return FileReport(str(path), "steps", episode_id, written, skipped)
 
 
-def _ingest_chat(memory: Memory, path: Path, namespace: str, episode_id: str, bar: Progress | None) -> FileReport:
+def _ingest_chat(memory: Memory, path: Path, namespace: str, episode_id: str, bar: Progress | None, pipeline: bool) -> FileReport:
     from graphmem.loaders.chat_jsonl import load_chat_jsonl
-    from graphmem.write.turns import session_digest
 
     conversations = load_chat_jsonl(path)  # validates every line before anything is written
     sessions = [s for c in conversations for s in c.sessions]
@@ -294,24 +293,36 @@ def _ingest_chat(memory: Memory, path: Path, namespace: str, episode_id: str, ba
 
     written = skipped = 0
     started = time.monotonic()
-    for session in sessions:
-        existing = stored.get(node_key("Session", session.session_id))
-        if existing is not None:
-            # Memory.add_session's rule, checked here without embedding: same content is a no-op.
-            if existing.get("digest") != session_digest(session.session_id, session.started_at, None, session.turns):
-                raise ConflictError(
-                    f"{path}: session {session.session_id!r} in namespace {namespace!r} is already stored with other content"
-                )
-            skipped += len(session.turns)
-        else:
-            report = memory.add_session(namespace, session.session_id, session.turns, session.started_at, episode_id=episode_id)
-            written += report.written
-            skipped += report.unchanged
-        if bar is not None and task is not None:
-            rate = written / max(time.monotonic() - started, 1e-9)
-            bar.update(task, advance=len(session.turns), rate=f"{rate:,.1f} turns/s")
+    writer: Memory | BulkWriter = memory.bulk() if pipeline else memory
+    try:
+        for session in sessions:
+            w, s = _ingest_session(writer, memory, path, namespace, episode_id, session, stored)
+            written, skipped = written + w, skipped + s
+            if bar is not None and task is not None:
+                rate = written / max(time.monotonic() - started, 1e-9)
+                bar.update(task, advance=len(session.turns), rate=f"{rate:,.1f} turns/s")
+    finally:
+        if isinstance(writer, BulkWriter):
+            writer.close()  # writes the last sessions; raises a failed write's error
     log.info("%s: %d turns written, %d already stored", path, written, skipped)
     return FileReport(str(path), "chat", episode_id, written, skipped)
+
+
+def _ingest_session(writer: Memory | BulkWriter, memory: Memory, path: Path, namespace: str, episode_id: str,
+                    session: Any, stored: dict[str, dict[str, Any]]) -> tuple[int, int]:
+    """Add one session of a chat log unless it is stored already: turns written, turns skipped."""
+    from graphmem.write.turns import session_digest
+
+    existing = stored.get(node_key("Session", session.session_id))
+    if existing is not None:
+        # Memory.add_session's rule, checked here without embedding: same content is a no-op.
+        if existing.get("digest") != session_digest(session.session_id, session.started_at, None, session.turns):
+            raise ConflictError(
+                f"{path}: session {session.session_id!r} in namespace {namespace!r} is already stored with other content"
+            )
+        return 0, len(session.turns)
+    report = writer.add_session(namespace, session.session_id, session.turns, session.started_at, episode_id=episode_id)
+    return report.written, report.unchanged
 
 
 def ingest_files(
@@ -330,7 +341,7 @@ def ingest_files(
     episode of chat files (default: ``Memory``'s dialogue episode). Raises ``InvalidRecordError`` for a
     bad line (nothing of that file is written) and ``ConflictError`` when the store holds other content
     under the same ids. ``pipeline`` embeds the next batch of steps and builds it while the current one is
-    written (``Memory.bulk``).
+    written, and writes chat sessions several to a transaction (``Memory.bulk``).
 
     >>> ingest_files(mem, ["run-1.jsonl"], "agent-1", batch_size=256, progress=False).written
     1000
@@ -351,7 +362,7 @@ def ingest_files(
             if kind == "steps":
                 reports.append(_ingest_steps(memory, path, namespace, episode_id or path.stem, batch_size, bar, pipeline))
             else:
-                reports.append(_ingest_chat(memory, path, namespace, episode_id or DEFAULT_DIALOGUE_EPISODE, bar))
+                reports.append(_ingest_chat(memory, path, namespace, episode_id or DEFAULT_DIALOGUE_EPISODE, bar, pipeline))
     return IngestReport(tuple(reports), time.monotonic() - started)
 
 

@@ -25,6 +25,7 @@ from graphmem.write.steps import EpisodeSoFar
 
 if TYPE_CHECKING:
     from graphmem.write.bulk import BulkWriter
+    from graphmem.write.dialogue import ContextSource, DialogueWriter
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,9 @@ class Memory:
     """An episodic memory graph: trajectories (``add_steps``) and dialogues (``add_session``).
 
     With no URI (and no ``GRAPHMEM_NEO4J_URI``) it runs in-process on the embedded backend.
-    ``boxes=False`` skips Membox topic boxes and traces when writing dialogue.
+    ``boxes=False`` skips Membox topic boxes and traces when writing dialogue; ``contexts`` replaces what
+    fills each turn's episodic context (default: ``graphmem.write.context.ContextExtractor``, spaCy and
+    dateparser).
     """
 
     def __init__(
@@ -73,12 +76,14 @@ class Memory:
         embedder: Embedder | None = None,
         store: GraphStore | None = None,
         boxes: bool = True,
+        contexts: ContextSource | None = None,
     ) -> None:
         self.store: GraphStore = store if store is not None else _store_from_environment(uri, auth, database)
         self.embedder: Embedder = embedder if embedder is not None else default_embedder()
         self.boxes = boxes
+        self.contexts = contexts
         self.store.ensure_schema()
-        self._dialogue: Any = None
+        self._dialogue: DialogueWriter | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def close(self) -> None:
@@ -164,12 +169,29 @@ class Memory:
     ) -> WriteReport:
         """Add one dialogue session (sessions in time order). Re-adding the same session is a no-op.
 
-        The session lasts until the next session starts unless ``ended_at`` is given.
+        The session lasts until the next session starts unless ``ended_at`` is given. Raises
+        ``InvalidRecordError`` for bad records and ``ConflictError`` when the session is stored with other
+        content, a turn id belongs to another session, or another writer added a session to the episode
+        meanwhile; in every case nothing of the session is written.
         """
+        turns, start, end = self.validated_session(namespace, session_id, turns, started_at, ended_at, episode_id)
+        written = self.dialogue_writer.add_session(namespace, episode_id, session_id, turns, start, end)
+        return WriteReport(len(turns), 0) if written else WriteReport(0, len(turns))
+
+    @property
+    def dialogue_writer(self) -> DialogueWriter:
+        """The writer of dialogue sessions (spaCy and the topic loom load on its first session)."""
         from graphmem.write.dialogue import DialogueWriter
 
         if self._dialogue is None:
-            self._dialogue = DialogueWriter(self.store, self.embedder, boxes=self.boxes)
+            self._dialogue = DialogueWriter(self.store, self.embedder, boxes=self.boxes, contexts=self.contexts)
+        return self._dialogue
+
+    def validated_session(
+        self, namespace: str, session_id: str, turns: Sequence[Turn], started_at: datetime, ended_at: datetime | None,
+        episode_id: str,
+    ) -> tuple[list[Turn], datetime, datetime | None]:
+        """A session's turns and interval checked at the boundary (``InvalidRecordError`` names what is wrong)."""
         where = f"session {session_id!r}"
         validate_id(namespace, where, "namespace")
         validate_id(session_id, where, "session_id")
@@ -178,9 +200,7 @@ class Memory:
         end = validate_datetime(ended_at, where, "ended_at") if ended_at is not None else None
         if end is not None and end < start:
             raise InvalidRecordError(where, "ended_at", "is before started_at")
-        turns = validate_turns(turns, where)
-        written = self._dialogue.add_session(namespace, episode_id, session_id, turns, start, end)
-        return WriteReport(len(turns), 0) if written else WriteReport(0, len(turns))
+        return list(validate_turns(turns, where)), start, end
 
     # ------------------------------------------------------------------ reading
     def search(self, namespace: str, question: str, k: int = 20) -> list[Hit]:

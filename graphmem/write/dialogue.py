@@ -13,15 +13,16 @@ import logging
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 
 from graphmem.embed import Embedder
 from graphmem.errors import ConflictError, InvalidRecordError
 from graphmem.records import Turn
-from graphmem.store.protocol import GraphStore, node_key
-from graphmem.write.context import ContextExtractor
+from graphmem.store.protocol import Expect, GraphStore, WriteBatch, node_key
+from graphmem.write.context import ContextExtractor, TurnContext
 from graphmem.write.loom import (
     BoxExtractor,
     LocalDecider,
@@ -32,7 +33,7 @@ from graphmem.write.loom import (
     normalize_for_parse,
     split_photo,
 )
-from graphmem.write.turns import BoxWrite, build_session_batch, dialogue_so_far, session_digest
+from graphmem.write.turns import BoxWrite, DialogueSoFar, build_session_batch, dialogue_so_far, session_digest
 from graphmem.write.weaver import TraceEvent, TraceWeaver
 
 log = logging.getLogger(__name__)
@@ -100,27 +101,57 @@ def box_embedding(turn_vectors: np.ndarray, event_vectors: np.ndarray) -> np.nda
     return (vector / norm if norm > 0 else vector).astype(np.float32)
 
 
-def _box_marker(episodes: Sequence[dict[str, Any]], written: str | None = None, box_count: int = 0) -> tuple[tuple[str, int], ...]:
-    """Each dialogue episode's box count (``written``'s replaced by ``box_count``): what trace events exist."""
-    counts = {str(e["uid"]): int(e.get("box_count", 0)) for e in episodes if e.get("kind") == "dialogue"}
-    if written is not None:
-        counts[written] = box_count
+def _box_marker(episodes: Sequence[dict[str, Any]]) -> tuple[tuple[str, int], ...]:
+    """Each dialogue episode's box count: which trace events the store holds."""
+    return tuple(sorted((str(e["uid"]), int(e.get("box_count", 0))) for e in episodes if e.get("kind") == "dialogue"))
+
+
+def _with_box_count(marker: tuple[tuple[str, int], ...], episode_id: str, box_count: int) -> tuple[tuple[str, int], ...]:
+    counts = dict(marker)
+    counts[episode_id] = box_count
     return tuple(sorted(counts.items()))
 
 
+class ContextSource(Protocol):
+    """What fills each turn's episodic context (``ContextExtractor`` by default)."""
+
+    def extract(self, turns: Sequence[Turn], session_start: datetime, speakers: Sequence[str]) -> list[TurnContext]: ...
+
+
+@dataclass(frozen=True)
+class DialogueState:
+    """What adding the next session to a dialogue episode builds on: the episode's writing state, the
+    speakers of its earlier sessions, and each dialogue episode's box count in the namespace (the trace
+    events the weaver compares with). Read from the store by ``DialogueWriter.read_state``; a bulk writer
+    keeps it from the sessions it built (``SessionWrite.after``)."""
+
+    so_far: DialogueSoFar
+    speakers: frozenset[str]
+    marker: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class SessionWrite:
+    """A session's rows, guarded by the state they were built on, and the state after them."""
+
+    batch: WriteBatch
+    after: DialogueState
+
+
 class DialogueWriter:
-    def __init__(self, store: GraphStore, embedder: Embedder, boxes: bool = True) -> None:
+    def __init__(self, store: GraphStore, embedder: Embedder, boxes: bool = True, contexts: ContextSource | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.boxes = boxes
         self._parses: SharedParses | None = None
-        self._contexts: ContextExtractor | None = None
+        self._contexts: ContextSource | None = contexts
         self._loom: TopicLoom | None = None
         self._weaver: TraceWeaver | None = None
-        # Trace events of each namespace this writer has read or written, with the marker of what the
-        # store held then (each dialogue episode's box count). Weaving a session compares its events
-        # with every trace event; reading them all from the store for every session would make a long
-        # dialogue's ingest quadratic. Another writer's boxes change the marker and force a fresh read.
+        # Trace events of each namespace this writer has read or built, with the marker of what they
+        # cover (each dialogue episode's box count). Weaving a session compares its events with every
+        # trace event; reading them all from the store for every session would make a long dialogue's
+        # ingest quadratic. Another writer's boxes change the marker and force a fresh read; a failed
+        # write drops the namespace's cache (``forget_traces``).
         self._traces: dict[str, tuple[tuple[tuple[str, int], ...], list[tuple[str, TraceEvent]]]] = {}
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -135,7 +166,7 @@ class DialogueWriter:
         return self._parses
 
     @property
-    def contexts(self) -> ContextExtractor:
+    def contexts(self) -> ContextSource:
         if self._contexts is None:
             self._contexts = ContextExtractor(self.parses)
         return self._contexts
@@ -162,6 +193,31 @@ class DialogueWriter:
         ended_at: datetime | None,
     ) -> bool:
         """Write the session; False when the identical session was already stored."""
+        state = self.read_state(namespace, episode_id, session_id, turns, started_at, ended_at)
+        if state is None:
+            return False
+        prepared = self.prepare(namespace, episode_id, session_id, turns, started_at, ended_at, state)
+        try:
+            self.store.write(prepared.batch)
+        except BaseException:
+            self.forget_traces(namespace)
+            raise
+        return True
+
+    def read_state(
+        self,
+        namespace: str,
+        episode_id: str,
+        session_id: str,
+        turns: Sequence[Turn],
+        started_at: datetime,
+        ended_at: datetime | None,
+    ) -> DialogueState | None:
+        """What the store holds that the session builds on; None when the identical session is stored.
+
+        Raises ``ConflictError`` when the session is stored with other content, a turn id belongs to
+        another session, or the episode is not a dialogue.
+        """
         where = f"session {session_id!r}"
         digest = session_digest(session_id, started_at, ended_at, turns)
         skey = node_key("Session", session_id)
@@ -169,7 +225,7 @@ class DialogueWriter:
         existing = self.store.get_nodes(namespace, [skey, ekey, *(node_key("Turn", t.id) for t in turns)])
         if skey in existing:
             if existing[skey].get("digest") == digest:
-                return False
+                return None
             raise ConflictError(f"{where} in namespace {namespace!r} is already stored with other content")
         clashes = [t.id for t in turns if node_key("Turn", t.id) in existing]
         if clashes:
@@ -178,46 +234,92 @@ class DialogueWriter:
         if episode is not None and episode.get("kind") != "dialogue":
             raise ConflictError(f"episode {episode_id!r} in namespace {namespace!r} is a {episode.get('kind')}, not a dialogue")
         episodes = self.store.episode_nodes(namespace)
-        so_far = dialogue_so_far(episode, len(episodes))
+        # Speakers of earlier sessions help recognise names mentioned in this one.
+        speakers = frozenset(json.loads(episode.get("speakers", "[]"))) if episode else frozenset()
+        return DialogueState(dialogue_so_far(episode, len(episodes)), speakers, _box_marker(episodes))
+
+    def prepare(
+        self,
+        namespace: str,
+        episode_id: str,
+        session_id: str,
+        turns: Sequence[Turn],
+        started_at: datetime,
+        ended_at: datetime | None,
+        state: DialogueState,
+        *,
+        guard_new: bool = False,
+    ) -> SessionWrite:
+        """Extract the session's context, boxes and traces and build its rows on ``state``.
+
+        The batch carries the condition that the episode still has ``state``'s session count when it is
+        written (another writer's session in between fails the write, nothing written); ``guard_new`` adds
+        that the session and its turns do not exist yet, for a caller that did not read them
+        (``BulkWriter.add_session``). Trace events of the built boxes join this writer's cache at once,
+        so that the next session weaves against them before this one is written.
+        """
+        where = f"session {session_id!r}"
+        so_far = state.so_far
         if so_far.last_session_start is not None and started_at.timestamp() < so_far.last_session_start:
             raise InvalidRecordError(
                 where, "started_at", f"{started_at.isoformat()} is before the previous session's start: add sessions in time order"
             )
-
-        # Speakers of earlier sessions help recognise names mentioned in this one.
-        known = set(json.loads(episode.get("speakers", "[]"))) if episode else set()
-        speakers = sorted({t.speaker for t in turns} | known)
+        digest = session_digest(session_id, started_at, ended_at, turns)
+        speakers = sorted({t.speaker for t in turns} | state.speakers)
         loom_turns = make_loom_turns(session_id, turns, self._embed)
-        # Every text any stage will parse, in one spaCy batch: the turns and captions (context), the
-        # loom's text of each turn (decider, entities) and its utterance without the photo (box extraction).
-        self.parses.prefetch(
-            [t.text for t in turns]
-            + [t.image_caption for t in turns if t.image_caption]
-            + [normalize_for_parse(lt.text) for lt in loom_turns]
-            + [normalize_for_parse(split_photo(lt.text)[0]) for lt in loom_turns]
-        )
+        if self.boxes or self._contexts is None or isinstance(self._contexts, ContextExtractor):
+            # Every text any stage will parse, in one spaCy batch: the turns and captions (context), the
+            # loom's text of each turn (decider, entities) and its utterance without the photo (box extraction).
+            self.parses.prefetch(
+                [t.text for t in turns]
+                + [t.image_caption for t in turns if t.image_caption]
+                + [normalize_for_parse(lt.text) for lt in loom_turns]
+                + [normalize_for_parse(split_photo(lt.text)[0]) for lt in loom_turns]
+            )
         contexts = self.contexts.extract(turns, started_at, speakers)
         embeddings = np.stack([lt.embedding for lt in loom_turns])
         boxes: list[BoxWrite] = []
         if self.boxes:
-            boxes = self._boxes(namespace, session_id, loom_turns, _box_marker(episodes))
+            boxes = self._boxes(namespace, session_id, loom_turns, state.marker)
         batch = build_session_batch(
             namespace, episode_id, session_id, turns, started_at, ended_at, contexts, embeddings, boxes, so_far, digest, speakers
         )
-        self.store.write(batch)
-        if self.boxes and namespace in self._traces:
-            # What the store holds now: this session's boxes and the events they placed on traces.
-            marker = _box_marker(episodes, episode_id, so_far.box_count + len(boxes))
-            known = self._traces[namespace][1]
-            for bw in boxes:
-                trace_of = {a.event_id: a.trace_id for a in bw.assignments}
-                box_key = node_key("Box", bw.box.box_id)
-                for event_uid, text, vector in bw.events:
-                    if event_uid in trace_of:
-                        known.append((trace_of[event_uid], TraceEvent(node_key("Event", event_uid), box_key, text, vector)))
-            known.sort(key=lambda pair: pair[1].event_id)  # the store's order
-            self._traces[namespace] = (marker, known)
-        return True
+        ekey = node_key("Episode", episode_id)
+        guards = [Expect(namespace, ekey, "session_count", so_far.session_count if so_far.exists else None)]
+        if guard_new:
+            guards.append(Expect(namespace, node_key("Session", session_id), "uid", None))
+            guards += [Expect(namespace, node_key("Turn", t.id), "uid", None) for t in turns]
+        episode_row = next(row for row in batch.nodes if row.key == ekey)
+        marker = _with_box_count(state.marker, episode_id, so_far.box_count + len(boxes))
+        if self.boxes:
+            self._remember_traces(namespace, state.marker, marker, boxes)
+        after = DialogueState(dialogue_so_far(dict(episode_row.props), so_far.seq), frozenset(speakers), marker)
+        return SessionWrite(WriteBatch(batch.nodes, batch.edges, tuple(guards)), after)
+
+    def traces_cover(self, namespace: str, marker: tuple[tuple[str, int], ...]) -> bool:
+        """Whether the cached trace events of ``namespace`` are those ``marker`` describes (no store read)."""
+        cached = self._traces.get(namespace)
+        return cached is not None and cached[0] == marker
+
+    def forget_traces(self, namespace: str) -> None:
+        """Drop the cached trace events of ``namespace`` (after a failed write: they may not be stored)."""
+        self._traces.pop(namespace, None)
+
+    def _remember_traces(self, namespace: str, before: tuple[tuple[str, int], ...], after: tuple[tuple[str, int], ...],
+                         boxes: Sequence[BoxWrite]) -> None:
+        """Add the built boxes' trace events to the cache that ``before`` described; mark it ``after``."""
+        cached = self._traces.get(namespace)
+        if cached is None or cached[0] != before:
+            return
+        known = cached[1]
+        for bw in boxes:
+            trace_of = {a.event_id: a.trace_id for a in bw.assignments}
+            box_key = node_key("Box", bw.box.box_id)
+            for event_uid, text, vector in bw.events:
+                if event_uid in trace_of:
+                    known.append((trace_of[event_uid], TraceEvent(node_key("Event", event_uid), box_key, text, vector)))
+        known.sort(key=lambda pair: pair[1].event_id)  # the store's order
+        self._traces[namespace] = (after, known)
 
     def _trace_events(self, namespace: str, marker: tuple[tuple[str, int], ...]) -> list[tuple[str, TraceEvent]]:
         cached = self._traces.get(namespace)

@@ -180,7 +180,7 @@ def build_session_batch(
                     "event_start": epoch(ctx.event_start),
                     "event_end": epoch(ctx.event_end),
                     "payload": json.dumps(payload, sort_keys=True),
-                    "embedding": [float(x) for x in vector],
+                    "embedding": np.asarray(vector, dtype=np.float32).tolist(),
                 },
             )
         )
@@ -222,7 +222,7 @@ def build_session_batch(
                     "events": list(box.events),
                     "keywords": list(box.keywords),
                     "text": box_search_text(box, texts),
-                    "embedding": [float(x) for x in bw.embedding],
+                    "embedding": np.asarray(bw.embedding, dtype=np.float32).tolist(),
                 },
             )
         )
@@ -236,7 +236,7 @@ def build_session_batch(
             ekey = node_key("Event", event_uid)
             nodes.append(
                 NodeRow("Event", namespace, event_uid, {"episode": episode_id, "kind": "topic", "obj": text, "box": bkey,
-                                                        "embedding": [float(x) for x in vector]})
+                                                        "embedding": np.asarray(vector, dtype=np.float32).tolist()})
             )
             edges.append(EdgeRow("HAS_EVENT", namespace, bkey, ekey))
             assignment = trace_of.get(event_uid)
