@@ -73,7 +73,7 @@ def test_bulk_sessions_write_what_add_session_writes(store, namespace, other_nam
             assert bulk.add_session(other_namespace, sessions[2].session_id, sessions[2].turns, sessions[2].started_at).unchanged
         finally:
             del store.write
-    # The first session alone (it read the store), then groups of three.
+    # Seven sessions in groups of three: three transactions.
     assert len(writes) == 3
     assert _graph(store, other_namespace, sessions) == _graph(store, namespace, sessions)
 

@@ -29,13 +29,15 @@ from typing import Any
 import pytest
 
 from graphmem.store.neo4j import Neo4jStore
+from graphmem.write.bulk import SESSIONS_PER_WRITE
 from graphmem.store.protocol import node_key
 
 pytestmark = pytest.mark.neo4j
 
 STEPS = 3000
 BATCH = 50
-SESSIONS = 12
+#: Enough sessions that the kill lands between two groups of ``SESSIONS_PER_WRITE`` sessions.
+SESSIONS = 40
 
 #: The ingesting process: a deterministic hash embedder that takes a little time per call, like a model.
 DRIVER = r'''
@@ -175,11 +177,14 @@ def test_killed_ingest_resumes_to_the_clean_graph(neo4j_server, neo4j_store: Neo
         assert 0 < stopped_at < STEPS - 1, "the kill must land inside the step log"
         assert (stopped_at + 1) % BATCH == 0, "only whole batches are committed"
 
-        # Run 2: resumes the steps, then is killed once a few sessions are stored.
+        # Run 2: resumes the steps, then is killed once a few sessions are stored (whole groups of
+        # sessions, each written in one transaction).
         proc = _start(tmp_path, neo4j_server, resumed, files)
         _kill_when(proc, lambda: len(neo4j_store.sessions(resumed)) >= 3, timeout=180.0)
         assert _last_t(neo4j_store, resumed, "run-7") == STEPS - 1
-        assert 3 <= len(neo4j_store.sessions(resumed)) < SESSIONS
+        stored = len(neo4j_store.sessions(resumed))
+        assert 3 <= stored < SESSIONS
+        assert stored % SESSIONS_PER_WRITE == 0, "only whole groups of sessions are committed"
 
         # Run 3: to completion; everything stored before is skipped, not re-written.
         written, skipped = _finish(_start(tmp_path, neo4j_server, resumed, files))
