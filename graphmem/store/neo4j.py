@@ -77,27 +77,6 @@ def _hit(row: Sequence[Any]) -> Hit:
     return Hit(key, uid, float(score), _plain(props) if props is not None else None)
 
 
-def _edges_by_position(
-    nodes: list[dict[str, Any]], plain: list[list[Any]], with_props: list[list[Any]]
-) -> tuple[list[str], list[list[Any]], list[list[Any]]]:
-    """Edge rows with their ends as positions in ``nodes`` + the returned external keys (write/merge_batch)."""
-    position = {row["key"]: i for i, row in enumerate(nodes)}
-    external: list[str] = []
-
-    def at(key: str) -> int:
-        found = position.get(key)
-        if found is None:
-            found = position[key] = len(position)
-            external.append(key)
-        return found
-
-    return (
-        external,
-        [[at(source), at(target), type_] for source, target, type_ in plain],
-        [[at(source), at(target), type_, props] for source, target, type_, props in with_props],
-    )
-
-
 class Neo4jStore:
     """``GraphStore`` on a Neo4j 5.26 server.
 
@@ -209,10 +188,8 @@ class Neo4jStore:
                 plain, with_props = edge_rows.get(namespace, ([], []))
                 merged = 0
                 if len(nodes) <= CHUNK and len(plain) + len(with_props) <= CHUNK:
-                    external, by_position, by_position_with_props = _edges_by_position(nodes, plain, with_props)
                     record = tx.run(
-                        cypher("write/merge_batch"), namespace=namespace, nodes=nodes, external=external,
-                        edges=by_position, edges_with_props=by_position_with_props,
+                        cypher("write/merge_batch"), namespace=namespace, nodes=nodes, edges=plain, edges_with_props=with_props
                     ).single()
                     merged = int(record["merged"]) if record is not None else 0
                 else:

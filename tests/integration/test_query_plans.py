@@ -94,7 +94,6 @@ def planned(neo4j_store: Neo4jStore) -> Iterator[dict[str, Any]]:
         "nodes": [],
         "edges": [],
         "edges_with_props": [],
-        "external": ["turn:S0:1"],
         "expect": [],
         "props": True,
     }
