@@ -1,19 +1,24 @@
 """``BulkWriter.add_session`` writes exactly what ``Memory.add_session`` writes, on both backends, several
 sessions per transaction, and refuses what the one-by-one path refuses: a turn id of another session, a
-state another writer has moved on, a failed group (nothing of it written)."""
+state another writer has moved on, a failed group (nothing of it written); and it writes two lanes (an
+episode's steps, the dialogue sessions) at once, each lane in order."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
+from importlib import resources
 from typing import Any
 
 import pytest
 
 import graphmem.write.bulk as bulk_module
 from graphmem.errors import ConflictError, GraphmemError, InvalidRecordError
+from graphmem.loaders.jsonl_steps import read_steps_jsonl
 from graphmem.loaders.dialogue import SessionRecord as Session
 from graphmem.memory import Memory
 from graphmem.records import Turn
+from graphmem.store.embedded import EmbeddedStore
 from graphmem.store.protocol import GraphStore, node_key
 from hash_embed import HashEmbedder
 from locomo_dev import conversation
@@ -135,3 +140,45 @@ def test_bulk_reads_the_store_for_a_session_out_of_order(store, namespace, sessi
         with pytest.raises(InvalidRecordError, match="time order"):
             bulk.add_session(namespace, "late", [Turn("late:1", "Caroline", "hi")], sessions[0].started_at)
     assert store.counts(namespace)["Session"] == 3
+
+
+class _SlowStore:
+    """An embedded store whose writes take a while and are recorded (start, end, episodes written)."""
+
+    def __init__(self, inner: GraphStore) -> None:
+        self.inner = inner
+        self.spans: list[tuple[float, float, frozenset[str]]] = []
+
+    def write(self, batch: Any) -> None:
+        start = time.perf_counter()
+        time.sleep(0.05)
+        self.inner.write(batch)
+        episodes = frozenset(row.uid for row in batch.nodes if row.label == "Episode")
+        self.spans.append((start, time.perf_counter(), episodes))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def test_bulk_writes_two_lanes_at_once_and_each_episode_in_order(sessions, small_groups):
+    namespace = "lanes"
+    with resources.as_file(resources.files("graphmem").joinpath("data", "demo_crafter.jsonl")) as path:
+        steps = read_steps_jsonl(path)[:240]
+    store = _SlowStore(EmbeddedStore())
+    memory = Memory(store=store, embedder=HashEmbedder(), boxes=False)  # type: ignore[arg-type]
+    with memory.bulk() as bulk:
+        bulk.add_steps(namespace, "run", steps[:40])
+        bulk.add_session(namespace, sessions[0].session_id, sessions[0].turns, sessions[0].started_at)
+        for i in range(1, 6):
+            bulk.add_steps(namespace, "run", steps[40 * i : 40 * (i + 1)])
+            bulk.add_session(namespace, sessions[i].session_id, sessions[i].turns, sessions[i].started_at)
+    by_lane: dict[str, list[tuple[float, float]]] = {"run": [], EPISODE: []}
+    for start, end, episodes in store.spans:
+        assert len(episodes) == 1
+        by_lane[next(iter(episodes))].append((start, end))
+    # Each lane's writes never overlap one another (an episode's batches land in order) ...
+    for spans in by_lane.values():
+        assert spans and all(a_end <= b_start for (_, a_end), (b_start, _) in zip(spans, spans[1:]))
+    # ... while a steps batch and a group of sessions were written at the same time.
+    assert any(s_start < d_end and d_start < s_end for s_start, s_end in by_lane["run"] for d_start, d_end in by_lane[EPISODE])
+    assert store.counts(namespace)["Step"] == 240 and store.counts(namespace)["Session"] == 6
