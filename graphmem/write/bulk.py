@@ -52,9 +52,9 @@ if TYPE_CHECKING:
 #: raw rate for the same rows, two at once 0.70. Concurrent writes that merge the same shared node (a
 #: location, an entity) wait for each other's locks; a deadlock between them is retried by the driver.
 WRITE_LANES = 2
-#: Dialogue sessions written together in one transaction. Measured on synthetic 20-turn sessions
-#: (benchmarks/scale.py, no vectors): one session per transaction wrote at 0.39 of Neo4j's raw rate for
-#: the same rows, 5 per transaction 0.40-0.46, 20 per transaction 0.46-0.52; a group is also what a
+#: Dialogue sessions written together in one transaction. Measured replaying benchmarks/scale.py's
+#: synthetic 20-turn sessions (no vectors): one session per transaction wrote at 0.39 of Neo4j's raw rate
+#: for the same rows, 5 per transaction 0.40-0.46, 20 per transaction 0.46-0.52; a group is also what a
 #: failed write loses (it is re-written on resume), so it stays small.
 SESSIONS_PER_WRITE = 16
 #: ... and at most this many node and edge rows (sessions with many boxes and events are bigger), which
