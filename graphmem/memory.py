@@ -25,7 +25,7 @@ from graphmem.write.steps import EpisodeSoFar
 
 if TYPE_CHECKING:
     from graphmem.write.bulk import BulkWriter
-    from graphmem.write.dialogue import ContextSource, DialogueWriter
+    from graphmem.write.dialogue import ContextSource, DialogueWriter, NewSession
 
 log = logging.getLogger(__name__)
 
@@ -174,9 +174,9 @@ class Memory:
         content, a turn id belongs to another session, or another writer added a session to the episode
         meanwhile; in every case nothing of the session is written.
         """
-        turns, start, end = self.validated_session(namespace, session_id, turns, started_at, ended_at, episode_id)
-        written = self.dialogue_writer.add_session(namespace, episode_id, session_id, turns, start, end)
-        return WriteReport(len(turns), 0) if written else WriteReport(0, len(turns))
+        session = self.validated_session(namespace, session_id, turns, started_at, ended_at, episode_id)
+        written = self.dialogue_writer.add_session(session)
+        return WriteReport(len(session.turns), 0) if written else WriteReport(0, len(session.turns))
 
     @property
     def dialogue_writer(self) -> DialogueWriter:
@@ -190,8 +190,10 @@ class Memory:
     def validated_session(
         self, namespace: str, session_id: str, turns: Sequence[Turn], started_at: datetime, ended_at: datetime | None,
         episode_id: str,
-    ) -> tuple[list[Turn], datetime, datetime | None]:
-        """A session's turns and interval checked at the boundary (``InvalidRecordError`` names what is wrong)."""
+    ) -> NewSession:
+        """A session checked at the boundary (``InvalidRecordError`` names what is wrong)."""
+        from graphmem.write.dialogue import NewSession
+
         where = f"session {session_id!r}"
         validate_id(namespace, where, "namespace")
         validate_id(session_id, where, "session_id")
@@ -200,7 +202,7 @@ class Memory:
         end = validate_datetime(ended_at, where, "ended_at") if ended_at is not None else None
         if end is not None and end < start:
             raise InvalidRecordError(where, "ended_at", "is before started_at")
-        return list(validate_turns(turns, where)), start, end
+        return NewSession(namespace, episode_id, session_id, tuple(validate_turns(turns, where)), start, end)
 
     # ------------------------------------------------------------------ reading
     def search(self, namespace: str, question: str, k: int = 20) -> list[Hit]:

@@ -134,7 +134,7 @@ class BulkWriter:
 
         self._check_usable()
         episode_id = episode_id if episode_id is not None else DEFAULT_DIALOGUE_EPISODE
-        turns, start, end = self.memory.validated_session(namespace, session_id, turns, started_at, ended_at, episode_id)
+        session = self.memory.validated_session(namespace, session_id, turns, started_at, ended_at, episode_id)
         writer = self.memory.dialogue_writer
         key = (namespace, episode_id)
         state = self._dialogues.get(key)
@@ -143,34 +143,34 @@ class BulkWriter:
         if (
             state is None
             or session_id in seen
-            or (last_start is not None and start.timestamp() < last_start)
+            or (last_start is not None and session.started_at.timestamp() < last_start)
             or (writer.boxes and not writer.traces_cover(namespace, state.marker))
         ):
             # First session of the episode here, or one that may be stored already: ask the store, once
             # everything built so far is written.
             self.flush()
-            state = writer.read_state(namespace, episode_id, session_id, turns, start, end)
+            state = writer.read_state(session)
             if state is None:
-                return WriteReport(0, len(turns))
+                return WriteReport(0, len(session.turns))
             guard_new = False
         else:
             guard_new = True
-            repeated = [t.id for t in turns if (namespace, t.id) in self._group_turns]
+            repeated = [t.id for t in session.turns if (namespace, t.id) in self._group_turns]
             if repeated:
                 raise ConflictError(
                     f"session {session_id!r}: turn id {repeated[0]!r} already belongs to another session of {namespace!r}"
                 )
-        prepared = writer.prepare(namespace, episode_id, session_id, turns, start, end, state, guard_new=guard_new)
+        prepared = writer.prepare(session, state, guard_new=guard_new)
         batch = prepared.batch if key not in self._group_episodes else _episode_guard(prepared.batch, namespace, episode_id)
         self._dialogues[key] = prepared.after
         seen.add(session_id)
         self._group.append(batch)
         self._group_episodes.add(key)
-        self._group_turns.update((namespace, t.id) for t in turns)
+        self._group_turns.update((namespace, t.id) for t in session.turns)
         self._group_rows += len(batch.nodes) + len(batch.edges)
         if len(self._group) >= SESSIONS_PER_WRITE or self._group_rows >= ROWS_PER_WRITE:
             self._submit_group()
-        return WriteReport(len(turns), 0)
+        return WriteReport(len(session.turns), 0)
 
     def flush(self) -> None:
         """Write the sessions built so far and wait for every write in flight; raise the first error, if any."""

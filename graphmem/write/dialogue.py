@@ -119,6 +119,26 @@ class ContextSource(Protocol):
 
 
 @dataclass(frozen=True)
+class NewSession:
+    """A session to add to a dialogue episode, checked at the boundary (``Memory.validated_session``)."""
+
+    namespace: str
+    episode_id: str
+    session_id: str
+    turns: tuple[Turn, ...]
+    started_at: datetime
+    ended_at: datetime | None
+
+    @property
+    def where(self) -> str:
+        return f"session {self.session_id!r}"
+
+    @property
+    def digest(self) -> str:
+        return session_digest(self.session_id, self.started_at, self.ended_at, self.turns)
+
+
+@dataclass(frozen=True)
 class DialogueState:
     """What adding the next session to a dialogue episode builds on: the episode's writing state, the
     speakers of its earlier sessions, and each dialogue episode's box count in the namespace (the trace
@@ -183,51 +203,34 @@ class DialogueWriter:
             self._weaver = TraceWeaver(self._embed, nlp=self.parses)
         return self._weaver
 
-    def add_session(
-        self,
-        namespace: str,
-        episode_id: str,
-        session_id: str,
-        turns: Sequence[Turn],
-        started_at: datetime,
-        ended_at: datetime | None,
-    ) -> bool:
+    def add_session(self, session: NewSession) -> bool:
         """Write the session; False when the identical session was already stored."""
-        state = self.read_state(namespace, episode_id, session_id, turns, started_at, ended_at)
+        state = self.read_state(session)
         if state is None:
             return False
-        prepared = self.prepare(namespace, episode_id, session_id, turns, started_at, ended_at, state)
+        prepared = self.prepare(session, state)
         try:
             self.store.write(prepared.batch)
         except BaseException:
-            self.forget_traces(namespace)
+            self.forget_traces(session.namespace)
             raise
         return True
 
-    def read_state(
-        self,
-        namespace: str,
-        episode_id: str,
-        session_id: str,
-        turns: Sequence[Turn],
-        started_at: datetime,
-        ended_at: datetime | None,
-    ) -> DialogueState | None:
+    def read_state(self, session: NewSession) -> DialogueState | None:
         """What the store holds that the session builds on; None when the identical session is stored.
 
         Raises ``ConflictError`` when the session is stored with other content, a turn id belongs to
         another session, or the episode is not a dialogue.
         """
-        where = f"session {session_id!r}"
-        digest = session_digest(session_id, started_at, ended_at, turns)
-        skey = node_key("Session", session_id)
+        namespace, episode_id, where = session.namespace, session.episode_id, session.where
+        skey = node_key("Session", session.session_id)
         ekey = node_key("Episode", episode_id)
-        existing = self.store.get_nodes(namespace, [skey, ekey, *(node_key("Turn", t.id) for t in turns)])
+        existing = self.store.get_nodes(namespace, [skey, ekey, *(node_key("Turn", t.id) for t in session.turns)])
         if skey in existing:
-            if existing[skey].get("digest") == digest:
+            if existing[skey].get("digest") == session.digest:
                 return None
             raise ConflictError(f"{where} in namespace {namespace!r} is already stored with other content")
-        clashes = [t.id for t in turns if node_key("Turn", t.id) in existing]
+        clashes = [t.id for t in session.turns if node_key("Turn", t.id) in existing]
         if clashes:
             raise ConflictError(f"{where}: turn id {clashes[0]!r} already belongs to another session of {namespace!r}")
         episode = existing.get(ekey)
@@ -238,18 +241,7 @@ class DialogueWriter:
         speakers = frozenset(json.loads(episode.get("speakers", "[]"))) if episode else frozenset()
         return DialogueState(dialogue_so_far(episode, len(episodes)), speakers, _box_marker(episodes))
 
-    def prepare(
-        self,
-        namespace: str,
-        episode_id: str,
-        session_id: str,
-        turns: Sequence[Turn],
-        started_at: datetime,
-        ended_at: datetime | None,
-        state: DialogueState,
-        *,
-        guard_new: bool = False,
-    ) -> SessionWrite:
+    def prepare(self, session: NewSession, state: DialogueState, *, guard_new: bool = False) -> SessionWrite:
         """Extract the session's context, boxes and traces and build its rows on ``state``.
 
         The batch carries the condition that the episode still has ``state``'s session count when it is
@@ -258,13 +250,14 @@ class DialogueWriter:
         (``BulkWriter.add_session``). Trace events of the built boxes join this writer's cache at once,
         so that the next session weaves against them before this one is written.
         """
-        where = f"session {session_id!r}"
+        namespace, episode_id, session_id, turns = session.namespace, session.episode_id, session.session_id, session.turns
+        started_at, ended_at = session.started_at, session.ended_at
         so_far = state.so_far
         if so_far.last_session_start is not None and started_at.timestamp() < so_far.last_session_start:
             raise InvalidRecordError(
-                where, "started_at", f"{started_at.isoformat()} is before the previous session's start: add sessions in time order"
+                session.where, "started_at",
+                f"{started_at.isoformat()} is before the previous session's start: add sessions in time order",
             )
-        digest = session_digest(session_id, started_at, ended_at, turns)
         speakers = sorted({t.speaker for t in turns} | state.speakers)
         loom_turns = make_loom_turns(session_id, turns, self._embed)
         if self.boxes or self._contexts is None or isinstance(self._contexts, ContextExtractor):
@@ -282,7 +275,8 @@ class DialogueWriter:
         if self.boxes:
             boxes = self._boxes(namespace, session_id, loom_turns, state.marker)
         batch = build_session_batch(
-            namespace, episode_id, session_id, turns, started_at, ended_at, contexts, embeddings, boxes, so_far, digest, speakers
+            namespace, episode_id, session_id, turns, started_at, ended_at, contexts, embeddings, boxes, so_far, session.digest,
+            speakers,
         )
         ekey = node_key("Episode", episode_id)
         guards = [Expect(namespace, ekey, "session_count", so_far.session_count if so_far.exists else None)]
