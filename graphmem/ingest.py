@@ -296,7 +296,7 @@ def _ingest_chat(memory: Memory, path: Path, namespace: str, episode_id: str, ba
     writer: Memory | BulkWriter = memory.bulk() if pipeline else memory
     try:
         for session in sessions:
-            w, s = _ingest_session(writer, memory, path, namespace, episode_id, session, stored)
+            w, s = _ingest_session(writer, path, namespace, episode_id, session, stored)
             written, skipped = written + w, skipped + s
             if bar is not None and task is not None:
                 rate = written / max(time.monotonic() - started, 1e-9)
@@ -308,8 +308,8 @@ def _ingest_chat(memory: Memory, path: Path, namespace: str, episode_id: str, ba
     return FileReport(str(path), "chat", episode_id, written, skipped)
 
 
-def _ingest_session(writer: Memory | BulkWriter, memory: Memory, path: Path, namespace: str, episode_id: str,
-                    session: Any, stored: dict[str, dict[str, Any]]) -> tuple[int, int]:
+def _ingest_session(writer: Memory | BulkWriter, path: Path, namespace: str, episode_id: str, session: Any,
+                    stored: dict[str, dict[str, Any]]) -> tuple[int, int]:
     """Add one session of a chat log unless it is stored already: turns written, turns skipped."""
     from graphmem.write.turns import session_digest
 

@@ -38,6 +38,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from graphmem.errors import ConflictError, GraphmemError
+from graphmem.memory import DEFAULT_DIALOGUE_EPISODE
 from graphmem.records import Step, Turn, validate_steps
 from graphmem.store.protocol import WriteBatch, node_key
 from graphmem.write.dialogue import DialogueState
@@ -127,13 +128,12 @@ class BulkWriter:
         started_at: datetime,
         ended_at: datetime | None = None,
         *,
-        episode_id: str | None = None,
+        episode_id: str = DEFAULT_DIALOGUE_EPISODE,
     ) -> WriteReport:
         """Add a dialogue session as ``Memory.add_session`` does; it is written with the next sessions."""
-        from graphmem.memory import DEFAULT_DIALOGUE_EPISODE, WriteReport
+        from graphmem.memory import WriteReport
 
         self._check_usable()
-        episode_id = episode_id if episode_id is not None else DEFAULT_DIALOGUE_EPISODE
         session = self.memory.validated_session(namespace, session_id, turns, started_at, ended_at, episode_id)
         writer = self.memory.dialogue_writer
         key = (namespace, episode_id)

@@ -8,6 +8,7 @@ Everything is computed before anything is written, so a failure leaves the store
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from collections import OrderedDict
@@ -133,8 +134,9 @@ class NewSession:
     def where(self) -> str:
         return f"session {self.session_id!r}"
 
-    @property
+    @functools.cached_property
     def digest(self) -> str:
+        """What re-adding the same session is recognised by (read_state compares it, the Session keeps it)."""
         return session_digest(self.session_id, self.started_at, self.ended_at, self.turns)
 
 
@@ -260,7 +262,7 @@ class DialogueWriter:
             )
         speakers = sorted({t.speaker for t in turns} | state.speakers)
         loom_turns = make_loom_turns(session_id, turns, self._embed)
-        if self.boxes or self._contexts is None or isinstance(self._contexts, ContextExtractor):
+        if self.boxes or isinstance(self.contexts, ContextExtractor):
             # Every text any stage will parse, in one spaCy batch: the turns and captions (context), the
             # loom's text of each turn (decider, entities) and its utterance without the photo (box extraction).
             self.parses.prefetch(
