@@ -1,29 +1,121 @@
-// Merge a whole batch of one namespace that fits in one chunk, in one statement (one round trip instead
-// of two): the nodes as write/merge_nodes does, then the edges as write/merge_edges does.
-// Parameters: $namespace, $nodes (rows as in write/merge_nodes), $edges: distinct [source, target, type]
-// (no properties), $edges_with_props: distinct [source, target, type, props].
-// Returns: merged, the number of edge rows whose two end nodes exist (the caller rolls back if any is missing).
-CALL () {
-  UNWIND $nodes AS r
-  MERGE (n:Memory {namespace: $namespace, key: r.key})
-  SET n += r.props, n.uid = r.uid
-  SET n:$(r.labels)
+// Merge a batch of one namespace in one statement: its nodes (at most write/merge_nodes' chunk), then its
+// relationships (at most one of a type per ordered pair between graphmem nodes), with their properties.
+// Parameters: $namespace; $nodes: rows as in write/merge_nodes (may be empty); $external: keys of
+// relationship ends that are not in $nodes; $edges: a map from relationship type to its distinct rows
+// [source, target, props: Map ({} for none)], where source and target are positions in $nodes + $external.
+// Returns: merged, the number of relationship rows merged: 0 when an end in $external does not exist (the
+// caller rolls back when it is not every row).
+//
+// Ends by position: the batch's own nodes are at hand once merged, so a relationship costs no index seek
+// for them (two locking seeks per relationship were most of a dialogue batch's write time); ends outside
+// the batch are looked up once each.
+//
+// One block per relationship type graphmem writes (graphmem.store.protocol.EDGE_TYPES; a test keeps them
+// equal), each with a static type: the planner then always merges by expanding between the two bound
+// nodes (Expand(Into)). A dynamic type (`MERGE (a)-[:$(r.type)]->(b)`) planned while the database is
+// nearly empty scans every relationship for each row, and Neo4j kept that plan until its statistics
+// moved on: a fresh database wrote at a third of its later speed and stalled for up to ~30 s. The caller
+// groups rows by type, so no block filters another block's rows.
+UNWIND range(0, size($nodes) - 1) AS i
+WITH i, $nodes[i] AS r
+MERGE (n:Memory {namespace: $namespace, key: r.key})
+SET n += r.props, n.uid = r.uid
+SET n:$(r.labels)
+WITH i, n, r
+CALL (n, r) {
   WITH n, r WHERE r.embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(n, 'embedding', r.embedding)
 }
+WITH i, n ORDER BY i
+WITH collect(n) AS batch
 CALL () {
-  UNWIND $edges AS r
-  MATCH (a:Memory {namespace: $namespace, key: r[0]})
-  MATCH (b:Memory {namespace: $namespace, key: r[1]})
-  MERGE (a)-[:$(r[2])]->(b)
-  RETURN count(*) AS plain
+  UNWIND $external AS k
+  MATCH (m:Memory {namespace: $namespace, key: k})
+  RETURN collect(m) AS external
 }
-CALL () {
-  UNWIND $edges_with_props AS r
-  MATCH (a:Memory {namespace: $namespace, key: r[0]})
-  MATCH (b:Memory {namespace: $namespace, key: r[1]})
-  MERGE (a)-[e:$(r[2])]->(b)
-  SET e += r[3]
-  RETURN count(*) AS with_props
+WITH batch + external AS ends, size(external) = size($external) AS complete
+CALL (ends, complete) {
+  UNWIND CASE WHEN complete THEN $edges.AT ELSE [] END AS r
+  WITH ends[r[0]] AS a, ends[r[1]] AS b, r
+  MERGE (a)-[e:AT]->(b)
+  SET e += r[2]
+  RETURN count(*) AS at
 }
-RETURN plain + with_props AS merged
+CALL (ends, complete) {
+  UNWIND CASE WHEN complete THEN $edges.CAUSES ELSE [] END AS r
+  WITH ends[r[0]] AS a, ends[r[1]] AS b, r
+  MERGE (a)-[e:CAUSES]->(b)
+  SET e += r[2]
+  RETURN count(*) AS causes
+}
+CALL (ends, complete) {
+  UNWIND CASE WHEN complete THEN $edges.CONTAINS ELSE [] END AS r
+  WITH ends[r[0]] AS a, ends[r[1]] AS b, r
+  MERGE (a)-[e:CONTAINS]->(b)
+  SET e += r[2]
+  RETURN count(*) AS contains
+}
+CALL (ends, complete) {
+  UNWIND CASE WHEN complete THEN $edges.ENABLES ELSE [] END AS r
+  WITH ends[r[0]] AS a, ends[r[1]] AS b, r
+  MERGE (a)-[e:ENABLES]->(b)
+  SET e += r[2]
+  RETURN count(*) AS enables
+}
+CALL (ends, complete) {
+  UNWIND CASE WHEN complete THEN $edges.HAS_EVENT ELSE [] END AS r
+  WITH ends[r[0]] AS a, ends[r[1]] AS b, r
+  MERGE (a)-[e:HAS_EVENT]->(b)
+  SET e += r[2]
+  RETURN count(*) AS has_event
+}
+CALL (ends, complete) {
+  UNWIND CASE WHEN complete THEN $edges.INVOLVES ELSE [] END AS r
+  WITH ends[r[0]] AS a, ends[r[1]] AS b, r
+  MERGE (a)-[e:INVOLVES]->(b)
+  SET e += r[2]
+  RETURN count(*) AS involves
+}
+CALL (ends, complete) {
+  UNWIND CASE WHEN complete THEN $edges.IN_EPISODE ELSE [] END AS r
+  WITH ends[r[0]] AS a, ends[r[1]] AS b, r
+  MERGE (a)-[e:IN_EPISODE]->(b)
+  SET e += r[2]
+  RETURN count(*) AS in_episode
+}
+CALL (ends, complete) {
+  UNWIND CASE WHEN complete THEN $edges.IN_SESSION ELSE [] END AS r
+  WITH ends[r[0]] AS a, ends[r[1]] AS b, r
+  MERGE (a)-[e:IN_SESSION]->(b)
+  SET e += r[2]
+  RETURN count(*) AS in_session
+}
+CALL (ends, complete) {
+  UNWIND CASE WHEN complete THEN $edges.IN_TRACE ELSE [] END AS r
+  WITH ends[r[0]] AS a, ends[r[1]] AS b, r
+  MERGE (a)-[e:IN_TRACE]->(b)
+  SET e += r[2]
+  RETURN count(*) AS in_trace
+}
+CALL (ends, complete) {
+  UNWIND CASE WHEN complete THEN $edges.MENTIONS ELSE [] END AS r
+  WITH ends[r[0]] AS a, ends[r[1]] AS b, r
+  MERGE (a)-[e:MENTIONS]->(b)
+  SET e += r[2]
+  RETURN count(*) AS mentions
+}
+CALL (ends, complete) {
+  UNWIND CASE WHEN complete THEN $edges.NEXT ELSE [] END AS r
+  WITH ends[r[0]] AS a, ends[r[1]] AS b, r
+  MERGE (a)-[e:NEXT]->(b)
+  SET e += r[2]
+  RETURN count(*) AS next
+}
+CALL (ends, complete) {
+  UNWIND CASE WHEN complete THEN $edges.SPOKEN_BY ELSE [] END AS r
+  WITH ends[r[0]] AS a, ends[r[1]] AS b, r
+  MERGE (a)-[e:SPOKEN_BY]->(b)
+  SET e += r[2]
+  RETURN count(*) AS spoken_by
+}
+RETURN at + causes + contains + enables + has_event + involves + in_episode + in_session + in_trace + mentions + next + spoken_by AS merged

@@ -185,24 +185,19 @@ class Neo4jStore:
                     raise ConflictError(unmet(Expect(row["namespace"], row["key"], row["prop"], row["value"]), row["actual"]))
             for namespace in namespaces:
                 nodes = node_rows.get(namespace, [])
-                plain, with_props = edge_rows.get(namespace, ([], []))
+                edges = edge_rows.get(namespace, [])
                 merged = 0
-                if len(nodes) <= CHUNK and len(plain) + len(with_props) <= CHUNK:
-                    record = tx.run(
-                        cypher("write/merge_batch"), namespace=namespace, nodes=nodes, edges=plain, edges_with_props=with_props
-                    ).single()
-                    merged = int(record["merged"]) if record is not None else 0
+                if len(nodes) <= CHUNK and len(edges) <= CHUNK:
+                    merged = self._merge_batch(tx, namespace, nodes, edges)
                 else:
                     for start in range(0, len(nodes), CHUNK):
                         tx.run(cypher("write/merge_nodes"), namespace=namespace, rows=nodes[start : start + CHUNK]).consume()
-                    rows = [[*edge, {}] for edge in plain] + with_props
-                    for start in range(0, len(rows), CHUNK):
-                        record = tx.run(cypher("write/merge_edges"), namespace=namespace, rows=rows[start : start + CHUNK]).single()
-                        merged += int(record["merged"]) if record is not None else 0
+                    for start in range(0, len(edges), CHUNK):
+                        merged += self._merge_batch(tx, namespace, [], edges[start : start + CHUNK])
                 # An edge row whose end node exists neither in the batch nor the store matches nothing and
                 # merges nothing; rows are distinct, so one missing merge means a missing node. Raising here
                 # rolls the whole transaction back.
-                if merged != len(plain) + len(with_props):
+                if merged != len(edges):
                     raise StoreError("a relationship refers to a node that does not exist; the batch was rolled back")
 
         try:
@@ -245,22 +240,39 @@ class Neo4jStore:
         return namespaces
 
     @staticmethod
-    def _edge_rows(batch: WriteBatch) -> dict[str, tuple[list[list[Any]], list[list[Any]]]]:
-        """Per namespace, one row per distinct (type, source, target), properties folded in order as for
-        nodes: ``[source, target, type]`` for the edges without properties (most of them: they need no
-        SET), ``[source, target, type, props]`` for the others."""
+    def _merge_batch(tx: neo4j.ManagedTransaction, namespace: str, nodes: list[dict[str, Any]], edges: list[tuple[str, list[Any]]]) -> int:
+        """Merge nodes and edges of one namespace in one statement (write/merge_batch); returns how many
+        edge rows were merged (fewer than given when an end node does not exist).
+
+        The statement takes each edge's ends as positions in the batch's nodes followed by the keys of
+        the ends outside it, and the edges grouped by relationship type."""
+        position = {row["key"]: i for i, row in enumerate(nodes)}
+        external: list[str] = []
+        by_type: dict[str, list[list[Any]]] = {}
+        for etype, (source, target, props) in edges:
+            ends = []
+            for key in (source, target):
+                at = position.get(key)
+                if at is None:
+                    at = position[key] = len(position)
+                    external.append(key)
+                ends.append(at)
+            by_type.setdefault(etype, []).append([ends[0], ends[1], props])
+        record = tx.run(cypher("write/merge_batch"), namespace=namespace, nodes=nodes, external=external, edges=by_type).single()
+        return int(record["merged"]) if record is not None else 0
+
+    @staticmethod
+    def _edge_rows(batch: WriteBatch) -> dict[str, list[tuple[str, list[Any]]]]:
+        """Per namespace, one ``(type, [source, target, props])`` per distinct (type, source, target),
+        properties folded in order as for nodes."""
         folded: dict[tuple[str, str, str, str], dict[str, Any]] = {}
         for edge in batch.edges:
             if edge.type not in EDGE_TYPES:
                 raise StoreError(f"unknown relationship type {edge.type!r}")
             folded.setdefault((edge.namespace, edge.source, edge.target, edge.type), {}).update(edge.props)
-        rows: dict[str, tuple[list[list[Any]], list[list[Any]]]] = {}
+        rows: dict[str, list[tuple[str, list[Any]]]] = {}
         for (namespace, source, target, etype), props in folded.items():
-            plain, with_props = rows.setdefault(namespace, ([], []))
-            if props:
-                with_props.append([source, target, etype, props])
-            else:
-                plain.append([source, target, etype])
+            rows.setdefault(namespace, []).append((etype, [source, target, props]))
         return rows
 
     # ------------------------------------------------------------------ lookups

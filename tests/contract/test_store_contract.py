@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from graphmem.errors import ConflictError, StoreError
-from graphmem.store.protocol import EdgeRow, Expect, NodeRow, WriteBatch, node_key
+from graphmem.store.protocol import EDGE_TYPES, EdgeRow, Expect, NodeRow, WriteBatch, node_key
 
 
 def vec(seed: int) -> list[float]:
@@ -68,6 +68,32 @@ def test_edges_between_stored_nodes_and_with_properties(store, namespace):
     after = store.counts(namespace)
     assert after["CAUSES"] == counts.get("CAUSES", 0) + 1 and after["NEXT"] == counts["NEXT"] + 1
     assert after["Step"] == counts["Step"] + 1
+
+
+def test_every_relationship_type_with_and_without_properties(store, namespace):
+    # Neo4j merges each relationship type in its own block of write/merge_batch: every type must land.
+    nodes = tuple(NodeRow("Entity", namespace, f"e{i}", {"name": f"e{i}"}) for i in range(3))
+    a, b, c = (node_key("Entity", f"e{i}") for i in range(3))
+    edges = []
+    for etype in sorted(EDGE_TYPES):
+        edges += [EdgeRow(etype, namespace, a, b), EdgeRow(etype, namespace, b, c, {"weight": 2, "via": etype})]
+    store.write(WriteBatch(nodes, tuple(edges)))
+    store.write(WriteBatch(nodes, tuple(edges)))
+    counts = store.counts(namespace)
+    assert {etype: counts.get(etype) for etype in EDGE_TYPES} == {etype: 2 for etype in EDGE_TYPES}
+
+
+def test_batch_larger_than_one_statement(store, namespace):
+    # More node and edge rows than Neo4jStore sends in one statement: written in chunks, one transaction.
+    batch = step_rows(namespace, "run", 2600)
+    bad_edge = EdgeRow("NEXT", namespace, node_key("Step", "run:2599"), node_key("Step", "missing"))
+    with pytest.raises(StoreError):
+        store.write(WriteBatch(batch.nodes, batch.edges + (bad_edge,)))
+    assert store.counts(namespace) == {}
+    store.write(batch)
+    counts = store.counts(namespace)
+    assert counts["Step"] == 2600 and counts["Event"] == 2600 and counts["NEXT"] == 2599 and counts["HAS_EVENT"] == 2600
+    assert counts["IN_EPISODE"] == 2600
 
 
 def test_expectations_guard_the_whole_batch(store, namespace):
