@@ -569,6 +569,9 @@ def recall_dialogue(
     if history is None:
         return DialogueRecall(pack([], budget), None, ())
     hist_start, hist_end = history
+    if use_boxes and all(int(ep.get("box_count", 1)) == 0 for ep in episodes):
+        # Written without topic boxes (``Memory(boxes=False)``): no box search to wait for.
+        use_boxes = False
     speakers: set[str] = set()
     for ep in episodes:
         speakers.update(json.loads(ep.get("speakers", "[]")))

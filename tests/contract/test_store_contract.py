@@ -49,9 +49,10 @@ def test_write_is_idempotent(store, namespace):
     assert first["Step"] == 12 and first["Event"] == 12 and first["NEXT"] == 11 and first["HAS_EVENT"] == 12
 
 
-def test_bad_batch_writes_nothing(store, namespace):
-    good = step_rows(namespace, "run", 3)
-    bad_edge = EdgeRow("NEXT", namespace, node_key("Step", "run:2"), node_key("Step", "missing"))
+@pytest.mark.parametrize("steps", [3, 2600])  # 2600: more rows than Neo4jStore sends in one statement
+def test_bad_batch_writes_nothing(store, namespace, steps):
+    good = step_rows(namespace, "run", steps)
+    bad_edge = EdgeRow("NEXT", namespace, node_key("Step", f"run:{steps - 1}"), node_key("Step", "missing"))
     with pytest.raises(StoreError):
         store.write(WriteBatch(good.nodes, good.edges + (bad_edge,)))
     assert store.counts(namespace) == {}
@@ -85,12 +86,7 @@ def test_every_relationship_type_with_and_without_properties(store, namespace):
 
 def test_batch_larger_than_one_statement(store, namespace):
     # More node and edge rows than Neo4jStore sends in one statement: written in chunks, one transaction.
-    batch = step_rows(namespace, "run", 2600)
-    bad_edge = EdgeRow("NEXT", namespace, node_key("Step", "run:2599"), node_key("Step", "missing"))
-    with pytest.raises(StoreError):
-        store.write(WriteBatch(batch.nodes, batch.edges + (bad_edge,)))
-    assert store.counts(namespace) == {}
-    store.write(batch)
+    store.write(step_rows(namespace, "run", 2600))
     counts = store.counts(namespace)
     assert counts["Step"] == 2600 and counts["Event"] == 2600 and counts["NEXT"] == 2599 and counts["HAS_EVENT"] == 2600
     assert counts["IN_EPISODE"] == 2600
@@ -152,6 +148,22 @@ def test_neighbours_follow_next(store, namespace):
     assert {k: dict(v) for k, v in read.nodes.items()} == store.get_nodes(namespace, others)
     assert "embedding" not in read.nodes["step:run:1"]
     assert store.neighbours(namespace, ["step:run:99"], 1, 1, with_props=True).chains == {}
+
+
+def test_one_step_neighbours(store, namespace):
+    # One step each way is its own query on Neo4j (recall/adjacent): the same answers as any distance.
+    store.write(step_rows(namespace, "run", 10))
+    keys = ["step:run:0", "step:run:5", "step:run:9"]
+    both = store.neighbours(namespace, keys, 1, 1, with_props=True)
+    assert both.chains == {"step:run:0": ["step:run:0", "step:run:1"], "step:run:5": ["step:run:4", "step:run:5", "step:run:6"],
+                           "step:run:9": ["step:run:8", "step:run:9"]}
+    assert sorted(both.nodes) == ["step:run:1", "step:run:4", "step:run:6", "step:run:8"]
+    assert {k: dict(v) for k, v in both.nodes.items()} == store.get_nodes(namespace, sorted(both.nodes))
+    assert store.neighbours(namespace, keys, 0, 1).chains == {
+        "step:run:0": ["step:run:0", "step:run:1"], "step:run:5": ["step:run:5", "step:run:6"], "step:run:9": ["step:run:9"]}
+    assert store.neighbours(namespace, keys, 1, 0).chains == {
+        "step:run:0": ["step:run:0"], "step:run:5": ["step:run:4", "step:run:5"], "step:run:9": ["step:run:8", "step:run:9"]}
+    assert store.neighbours(namespace, keys, 0, 0, with_props=True).nodes == {}
 
 
 def test_fulltext_same_ranking(store, namespace, other_namespace):

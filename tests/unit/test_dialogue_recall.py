@@ -377,3 +377,33 @@ def test_the_episode_keeps_upper_bounds_of_session_and_event_intervals():
                                 np.zeros((1, 384), dtype=np.float32), [], old, "d", ["Ana"])
     episode = next(row for row in batch.nodes if row.label == "Episode")
     assert episode.props["longest_session"] is None and episode.props["longest_event"] is None
+
+
+def test_a_dialogue_without_boxes_asks_for_none(memory, monkeypatch):
+    # Written with Memory(boxes=False): every dialogue episode says it holds no box, and recall does not
+    # wait for a box search. The same history with boxes does search them.
+    from graphmem.memory import Memory
+    from graphmem.store.embedded import EmbeddedStore
+
+    asked: list[str] = []
+
+    def spy(store):
+        inner = store.vector
+
+        def vector(namespace, embedding, k, label="unit", with_props=False):
+            asked.append(label)
+            return inner(namespace, embedding, k, label=label, with_props=with_props)
+
+        monkeypatch.setattr(store, "vector", vector)
+
+    with Memory(store=EmbeddedStore(), embedder=memory.embedder, boxes=False) as plain:
+        for session_id, start, turns in SESSIONS:
+            plain.add_session(NS, session_id, [Turn(i, speaker, text) for i, speaker, text in turns], start)
+        assert [e["box_count"] for e in plain.store.episode_nodes(NS, kind="dialogue")] == [0]
+        spy(plain.store)
+        result = rd.recall_dialogue(plain.store, plain.embedder, NS, "What did Ben name his puppy?", 300)
+        assert asked == ["unit"] and "turn:D3:1" in result.ranking[:3]
+    asked.clear()
+    spy(memory.store)
+    recall(memory, "What did Ben name his puppy?")
+    assert sorted(asked) == ["Box", "unit"]
