@@ -337,11 +337,9 @@ class Neo4jStore:
     def neighbours(self, namespace: str, keys: Sequence[str], before: int, after: int, with_props: bool = False) -> Neighbourhood:
         if not keys:
             return Neighbourhood({})
-        if before <= 1 and after <= 1:
-            rows = self._rows("recall/adjacent", namespace=namespace, keys=list(keys), props=with_props)
-            rows = [(key, back if before else [], ahead if after else []) for key, back, ahead in rows]
-        else:
-            rows = self._rows("recall/neighbours", namespace=namespace, keys=list(keys), before=before, after=after, props=with_props)
+        # One step each way (dialogue recall's flow) has its own query: see recall/adjacent.
+        name = "recall/adjacent" if before <= 1 and after <= 1 else "recall/neighbours"
+        rows = self._rows(name, namespace=namespace, keys=list(keys), before=before, after=after, props=with_props)
         chains: dict[str, list[str]] = {}
         nodes: dict[str, dict[str, Any]] = {}
         for key, back, ahead in rows:

@@ -190,7 +190,7 @@ def test_relationship_writes_use_static_types() -> None:
     assert sorted(re.findall(r"(\w+) [+A]", total)) == sorted(etype.lower() for etype in EDGE_TYPES), total
 
 
-def test_fresh_statement_plans_expand_between_bound_nodes(neo4j_store: Neo4jStore, planned: dict[str, Any]) -> None:
+def test_relationship_merges_expand_between_bound_nodes(neo4j_store: Neo4jStore, planned: dict[str, Any]) -> None:
     # Every relationship MERGE of write/merge_batch expands between its two bound ends.
     statement = cypher("write/merge_batch")
     operators = _explain(neo4j_store, statement, _params_for("write/merge_batch", statement, planned))
