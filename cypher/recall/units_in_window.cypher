@@ -5,7 +5,7 @@
 // $session_from / $event_from are the earliest start an overlapping session / event time can have ($start
 // minus the longest one, -Infinity when unknown): the index seeks read only starts in [from, $end].
 // Parameters: $namespace, $start, $end, $session_from, $event_from (epoch seconds), $limit.
-// Returns: rows: [[key, props (without embedding)]] (a turn may come twice).
+// Returns: rows: [[key, props ([name, value] pairs without the embedding)]] (a turn may come twice).
 // One record whose `rows` list holds the result (one Bolt record per row costs the Python driver more).
 CALL () {
   MATCH (s:Session {namespace: $namespace})
@@ -25,4 +25,4 @@ CALL () {
 }
 WITH unit, key
 ORDER BY tier, at, seq, key
-RETURN collect([key, unit {.*, embedding: null}]) AS rows
+RETURN collect([key, [name IN keys(unit) WHERE NOT name IN ['embedding', 'ns_key'] | [name, unit[name]]]]) AS rows

@@ -4,7 +4,7 @@
 // vectors are compared only when the namespace has fewer than $cap boxes (``seen`` < $cap), so the
 // cost never grows with the database or a large namespace. Scores are the index's (1 + cos) / 2.
 // Parameters: $namespace, $embedding: [Float], $cap, $k, $props: Boolean.
-// Returns: seen, hits: [[key, uid, score, props (without embedding when $props, else null)]] (best first).
+// Returns: seen, hits: [[key, uid, score, props ([name, value] pairs without the embedding when $props, else null)]] (best first).
 MATCH (u:Box {namespace: $namespace})
 USING INDEX SEEK u:Box(namespace)
 WITH u LIMIT $cap
@@ -15,7 +15,7 @@ RETURN size(candidates) AS seen,
                    UNWIND candidates AS c
                    WITH c, vector.similarity.cosine(c.embedding, $embedding) AS score
                    WHERE score IS NOT NULL
-                   RETURN [c.key, c.uid, score, CASE WHEN $props THEN c {.*, embedding: null} END] AS hit
+                   RETURN [c.key, c.uid, score, CASE WHEN $props THEN [name IN keys(c) WHERE NOT name IN ['embedding', 'ns_key'] | [name, c[name]]] END] AS hit
                    ORDER BY score DESC, c.key
                    LIMIT $k
                  }

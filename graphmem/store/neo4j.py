@@ -71,10 +71,22 @@ def _plain(props: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in props.items() if v is not None and k != "ns_key"}
 
 
+def _node_props(pairs: Sequence[Sequence[Any]]) -> dict[str, Any]:
+    """A node's properties, read as ``[name, value]`` pairs without the embedding (the recall
+    queries' ``[name IN keys(n) WHERE NOT name IN ['embedding', 'ns_key'] | [name, n[name]]]``).
+
+    Why pairs and not ``n {.*, embedding: null}``: the map projection reads every property's value, the
+    384-float embedding too (a dozen dynamic array records per node), before dropping it. Listing the
+    keys reads no value. On the 1M-unit benchmark database, reading 150 turns by key: 24 ms and ~42 ms of
+    server CPU with the projection, 14 ms and ~25 ms with pairs (8 ms for the keys alone).
+    """
+    return {name: value for name, value in pairs if value is not None}
+
+
 def _hit(row: Sequence[Any]) -> Hit:
     """A search row ``[key, uid, score, props or null]`` as a ``Hit``."""
     key, uid, score, props = row
-    return Hit(key, uid, float(score), _plain(props) if props is not None else None)
+    return Hit(key, uid, float(score), _node_props(props) if props is not None else None)
 
 
 class Neo4jStore:
@@ -280,7 +292,7 @@ class Neo4jStore:
         if not keys:
             return {}
         rows = self._rows("recall/get_nodes", namespace=namespace, keys=list(keys))
-        return {key: _plain(props) for key, props in rows}
+        return {key: _node_props(props) for key, props in rows}
 
     def episode_nodes(self, namespace: str, kind: str | None = None) -> list[dict[str, Any]]:
         return [_plain(props) for props in self._rows("recall/episodes", namespace=namespace, kind=kind)]
@@ -314,7 +326,7 @@ class Neo4jStore:
         if not ts:
             return {}
         rows = self._rows("recall/steps_at", namespace=namespace, episode=episode, ts=list(ts))
-        return {int(t): _plain(props) for t, props in rows}
+        return {int(t): _node_props(props) for t, props in rows}
 
     def units_in_window(
         self, namespace: str, start: float, end: float, limit: int,
@@ -327,7 +339,7 @@ class Neo4jStore:
         found: dict[str, dict[str, Any]] = {}
         for key, props in rows:
             if key not in found and len(found) < limit:
-                found[key] = _plain(props)
+                found[key] = _node_props(props)
         return found
 
     def sessions_in_window(self, namespace: str, start: float, end: float, longest_session: float | None = None) -> list[str]:
@@ -346,7 +358,7 @@ class Neo4jStore:
             back, ahead = sorted(back, key=lambda r: (-r[0], r[1])), sorted(ahead, key=lambda r: (r[0], r[1]))
             chains[key] = [k for _, k, _ in back] + [key] + [k for _, k, _ in ahead]
             if with_props:
-                nodes.update((k, _plain(props)) for _, k, props in (*back, *ahead))
+                nodes.update((k, _node_props(props)) for _, k, props in (*back, *ahead))
         for key in chains:
             nodes.pop(key, None)
         return Neighbourhood(chains, nodes)
