@@ -47,6 +47,12 @@ _TURN_PREFIX = node_key("Turn", "")
 #: Turn candidates from each of full-text and vector search: deep enough that fusion and the flow along
 #: the dialogue can promote a turn that one list ranks low (a whole LoCoMo conversation is ~400-700 turns).
 TURN_DEPTH = 100
+#: Turn candidates from vector search. Shallower than the full-text list: the HNSW query's cost grows
+#: with its depth (at 1M turns, keys only: fetch 150 ~19-22 ms, 75 ~13 ms; a dialogue recall 8-10 ms
+#: faster at p50), while past ~50 the dense list's turns are rarely decisive. LoCoMo dev @600 with 20
+#: flow sources: depth 100 -> 0.880 (multi-hop 0.670), 70 -> 0.878 (0.659), 50 -> 0.877 (0.655);
+#: @1200: 0.920, 0.921, 0.916. The multi-hop differences are one question's partial recall.
+DENSE_DEPTH = 50
 #: Boxes retrieved by vector search; their cosine is every member turn's topical context.
 BOX_DEPTH = 30
 #: Boxes whose member turns join the candidates even when no turn-level search found them.
@@ -81,8 +87,10 @@ ANSWER_SHARE = 0.8
 NEIGHBOUR_SHARE = 0.5
 #: Ranked turns offered to the packer; far more than any budget here takes.
 PACK_CANDIDATES = 150
-#: Turns whose score flows to their neighbours (the best by content score).
-FLOW_SOURCES = 60
+#: Turns whose score flows to their neighbours (the best by content score). A neighbour of a lower
+#: turn rarely climbs into the ranks a budget takes: on LoCoMo dev, 8, 15, 20, 30 and 60 sources give the
+#: same recall @600 (0.880) and 0.918-0.922 @1200; fewer sources read fewer neighbours.
+FLOW_SOURCES = 20
 #: A turn line longer than this many tokens is trimmed to the question's sentences (when some match).
 TRIM_MIN_TOKENS = 18
 #: Sentences kept of a long turn in which no sentence matches the question (after its reactions).
@@ -462,7 +470,7 @@ def _content_scores(
     """Content score of each candidate turn, before people and the dialogue flow; and the turns' nodes."""
     lexical, dense, box_hits = together(
         lambda: store.fulltext(namespace, " ".join(query.lexical + query.gerunds), TURN_DEPTH, with_props=True) if query.lexical else [],
-        lambda: store.vector(namespace, vector, TURN_DEPTH, with_props=True),
+        lambda: store.vector(namespace, vector, DENSE_DEPTH, with_props=True),
         lambda: store.vector(namespace, vector, BOX_DEPTH, label="Box") if use_boxes else [],
     )
     best_bm25 = max((h.score for h in lexical), default=0.0)

@@ -146,6 +146,7 @@ def test_trace_expansion_reaches_a_related_box_in_a_distant_session(memory, monk
     # Narrow every other channel to the single best hit, as in a long history where the December box is
     # far down both lists: only the trace can bring it in.
     monkeypatch.setattr(rd, "TURN_DEPTH", 1)
+    monkeypatch.setattr(rd, "DENSE_DEPTH", 1)
     monkeypatch.setattr(rd, "BOX_DEPTH", 1)
     monkeypatch.setattr(rd, "BOX_MEMBERS", 1)
     question = "What did Ana shape from clay at the pottery wheel?"
