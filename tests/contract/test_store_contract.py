@@ -116,9 +116,12 @@ def test_get_nodes_and_steps_at(store, namespace):
     store.write(step_rows(namespace, "run", 8))
     nodes = store.get_nodes(namespace, [node_key("Step", "run:3"), "step:nope"])
     assert list(nodes) == ["step:run:3"]
-    assert nodes["step:run:3"]["t"] == 3 and "embedding" not in nodes["step:run:3"]
+    # Every written property comes back, with the caller's uid, key and namespace; the embedding does not.
+    assert nodes["step:run:3"] == {"episode": "run", "t": 3, "text": "make wood pickaxe step 3", "payload": "{}",
+                                   "uid": "run:3", "key": "step:run:3", "namespace": namespace}
     at = store.steps_at(namespace, "run", [0, 7, 99])
     assert sorted(at) == [0, 7]
+    assert at[7] == store.get_nodes(namespace, ["step:run:7"])["step:run:7"]
 
 
 def test_occurrence_total_and_latest(store, namespace):

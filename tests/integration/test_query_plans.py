@@ -175,6 +175,16 @@ def test_recall_files_discovered() -> None:
     assert "recall/steps_at" in files and "recall/sessions" in files and len(files) >= 15
 
 
+@pytest.mark.parametrize("name", _recall_files())
+def test_recall_reads_no_embedding_it_drops(name: str) -> None:
+    # `n {.*, embedding: null}` reads every property value, the 384-float embedding too, before dropping
+    # it (a third of the server's time for a 150-turn read at 1M units); recall lists `keys(n)` instead.
+    # Episodes carry no embedding, so recall/episodes may project them whole.
+    statement = cypher(name)
+    projections = re.findall(r"\b(\w+) \{\.\*", statement)
+    assert name == "recall/episodes" or not projections, f"{name} projects {projections} whole"
+
+
 def test_relationship_writes_use_static_types() -> None:
     # A relationship MERGE with a dynamic type (`[:$(r.type)]`) planned while the database is nearly empty
     # scans every relationship for each row, and Neo4j kept that plan until its statistics moved on
