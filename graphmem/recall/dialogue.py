@@ -44,8 +44,8 @@ from graphmem.tokens import count_line_tokens
 log = logging.getLogger(__name__)
 _TURN_PREFIX = node_key("Turn", "")
 
-#: Turn candidates from each of full-text and vector search: deep enough that fusion and the flow along
-#: the dialogue can promote a turn that one list ranks low (a whole LoCoMo conversation is ~400-700 turns).
+#: Turn candidates from full-text search: deep enough that fusion and the flow along the dialogue can
+#: promote a turn that one list ranks low (a whole LoCoMo conversation is ~400-700 turns).
 TURN_DEPTH = 100
 #: Turn candidates from vector search. Shallower than the full-text list: the HNSW query's cost grows
 #: with its depth (at 1M turns, keys only: fetch 150 ~19-22 ms, 75 ~13 ms; a dialogue recall 8-10 ms
@@ -89,7 +89,8 @@ NEIGHBOUR_SHARE = 0.5
 PACK_CANDIDATES = 150
 #: Turns whose score flows to their neighbours (the best by content score). A neighbour of a lower
 #: turn rarely climbs into the ranks a budget takes: on LoCoMo dev, 8, 15, 20, 30 and 60 sources give the
-#: same recall @600 (0.880) and 0.918-0.922 @1200; fewer sources read fewer neighbours.
+#: same recall @600 (0.880, with a 100-deep dense list) and 0.918-0.922 @1200; fewer sources read fewer
+#: neighbours.
 FLOW_SOURCES = 20
 #: A turn line longer than this many tokens is trimmed to the question's sentences (when some match).
 TRIM_MIN_TOKENS = 18
