@@ -1,6 +1,6 @@
 // The units right before and right after each given unit along NEXT: recall/neighbours for one step each
 // way, without expanding the 16-step paths that query needs for its parameterized distance (the length of
-// a variable-length pattern cannot be a parameter; a dialogue recall asks for 60 turns' neighbours).
+// a variable-length pattern cannot be a parameter; a dialogue recall asks for its best 20 turns' neighbours).
 // Parameters: $namespace, $keys: [String], $before, $after: 0 or 1 (no unit that way when 0), $props: Boolean.
 // Returns: rows: [[key, back: [[1, key, props or null]], ahead: [[1, key, props or null]]]] (props as [name, value] pairs).
 UNWIND $keys AS k
