@@ -66,21 +66,18 @@ def ns_key(namespace: str) -> str:
     return "ns" + hashlib.sha1(namespace.encode("utf-8")).hexdigest()
 
 
-def _plain(props: dict[str, Any]) -> dict[str, Any]:
-    """Node properties as the memory logic sees them: no internal search key, no nulls."""
-    return {k: v for k, v in props.items() if v is not None and k != "ns_key"}
-
-
 def _node_props(pairs: Sequence[Sequence[Any]]) -> dict[str, Any]:
-    """A node's properties, read as ``[name, value]`` pairs without the embedding (the recall
-    queries' ``[name IN keys(n) WHERE NOT name IN ['embedding', 'ns_key'] | [name, n[name]]]``).
+    """A node's properties as the memory logic sees them, read as ``[name, value]`` pairs without the
+    embedding and the internal search key (every recall query's
+    ``[name IN keys(n) WHERE NOT name IN ['embedding', 'ns_key'] | [name, n[name]]]``; ``keys(n)`` lists
+    only the properties a node has, so no value is null).
 
     Why pairs and not ``n {.*, embedding: null}``: the map projection reads every property's value, the
     384-float embedding too (a dozen dynamic array records per node), before dropping it. Listing the
     keys reads no value. On the 1M-unit benchmark database, reading 150 turns by key: 24 ms and ~42 ms of
     server CPU with the projection, 14 ms and ~25 ms with pairs (8 ms for the keys alone).
     """
-    return {name: value for name, value in pairs if value is not None}
+    return dict(pairs)
 
 
 def _hit(row: Sequence[Any]) -> Hit:
@@ -295,7 +292,7 @@ class Neo4jStore:
         return {key: _node_props(props) for key, props in rows}
 
     def episode_nodes(self, namespace: str, kind: str | None = None) -> list[dict[str, Any]]:
-        return [_plain(props) for props in self._rows("recall/episodes", namespace=namespace, kind=kind)]
+        return [_node_props(props) for props in self._rows("recall/episodes", namespace=namespace, kind=kind)]
 
     def sessions(self, namespace: str, episode: str | None = None) -> list[SessionRow]:
         rows = self._read("recall/sessions", namespace=namespace, episode=episode)

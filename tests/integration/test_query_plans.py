@@ -179,10 +179,9 @@ def test_recall_files_discovered() -> None:
 def test_recall_reads_no_embedding_it_drops(name: str) -> None:
     # `n {.*, embedding: null}` reads every property value, the 384-float embedding too, before dropping
     # it (a third of the server's time for a 150-turn read at 1M units); recall lists `keys(n)` instead.
-    # Episodes carry no embedding, so recall/episodes may project them whole.
     statement = cypher(name)
     projections = re.findall(r"\b(\w+) \{\.\*", statement)
-    assert name == "recall/episodes" or not projections, f"{name} projects {projections} whole"
+    assert not projections, f"{name} projects {projections} whole"
 
 
 def test_relationship_writes_use_static_types() -> None:
