@@ -124,6 +124,23 @@ class RandomEmbedder:
         return v / np.linalg.norm(v, axis=1, keepdims=True)
 
 
+class DiscardedEmbedder:
+    """For writes without vectors (``--no-vectors``), whose embeddings are dropped before they are sent:
+    the same unit vector for every text, from one block made once. Drawing fresh random vectors only to
+    drop them took about a tenth of a chunk's time on the client, which shares the two cores with the
+    server, while the raw replay it is compared with pays nothing of the kind."""
+
+    dimensions = DIMS
+
+    def __init__(self) -> None:
+        self.block = np.full((1024, DIMS), 1.0 / np.sqrt(DIMS), dtype=np.float32)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        while len(self.block) < len(texts):
+            self.block = np.concatenate([self.block, self.block])
+        return self.block[: len(texts)]
+
+
 class CachedEmbedder:
     """Question vectors computed beforehand (their cost is measured apart); anything else falls through."""
 
@@ -217,7 +234,8 @@ class Writer:
 
     def __init__(self, store: GraphStore, batch_size: int, vectors: bool = True) -> None:
         self.store = store
-        self.memory = Memory(store=store, embedder=RandomEmbedder(1), boxes=False, contexts=SyntheticContexts(2))
+        embedder = RandomEmbedder(1) if vectors else DiscardedEmbedder()
+        self.memory = Memory(store=store, embedder=embedder, boxes=False, contexts=SyntheticContexts(2))
         #: Steps and sessions go through graphmem's bulk path (each batch written while the next is built,
         #: several sessions per transaction).
         self.bulk = self.memory.bulk()
@@ -692,6 +710,24 @@ def plot(report: dict[str, Any], path: Path) -> None:
     fig.savefig(path, dpi=120)
 
 
+WARM_UP_NAMESPACE = "scale-warmup"
+
+
+def warm_up(store: Neo4jStore, units: int, batch_size: int, vectors: bool, raw_sample: int, budget: float) -> dict[str, Any]:
+    """Write ``units`` units into a throwaway namespace, raw-compared like any level, then delete it.
+
+    A freshly started server runs its first few thousand units' writes at a fraction of its later rate
+    while the JVM compiles the write path (its JIT threads take one of the two cores; see the README's
+    Scale section). The levels after a warm-up measure the server as it runs from then on; the warm-up's
+    own row is the cold figure, kept in the report.
+    """
+    store.delete_namespace(WARM_UP_NAMESPACE)
+    plan = NamespacePlan(WARM_UP_NAMESPACE, rng=random.Random(-1))
+    result = write_level(Writer(store, batch_size, vectors=vectors), store, [plan], units, EPISODE_LEN, min(raw_sample, units), budget)
+    store.delete_namespace(WARM_UP_NAMESPACE)
+    return result
+
+
 # --------------------------------------------------------------------------------------------- main
 
 
@@ -703,6 +739,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--raw-sample", type=int, default=10_000, help="units per level replayed as raw CREATE rows")
     parser.add_argument("--queries", type=int, default=120, help="queries per latency measure (and at most --query-seconds)")
     parser.add_argument("--query-seconds", type=float, default=60.0)
+    parser.add_argument("--warm-up", type=int, default=0, metavar="UNITS",
+                        help="write this many units into a throwaway namespace first, measured and reported apart "
+                             "as 'warm_up', then deleted (a freshly started server compiles its write path meanwhile)")
     parser.add_argument("--write-budget", type=float, default=4 * 3600.0, help="seconds at most per write level")
     parser.add_argument("--embed-texts", type=int, default=1000, help="texts for the embedding-throughput phase (0: skip)")
     parser.add_argument("--embedded-sizes", type=int, nargs="*", default=[10_000, 100_000], help="embedded backend sizes")
@@ -749,6 +788,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.embed_texts > 0:
             report["embedding"] = embedding_phase(store, args.embed_texts, args.batch_size)
             log.info("embedding: %s", report["embedding"])
+
+        if args.warm_up > 0:
+            report["warm_up"] = warm_up(store, args.warm_up, args.batch_size, not args.no_vectors, args.raw_sample, args.write_budget)
+            log.info("warm-up: %s", report["warm_up"])
 
         db_units: dict[str, int] = {}
         for layout in args.layouts:
