@@ -543,6 +543,7 @@ def write_level(writer: Writer, store: Neo4jStore | None, plans: list[NamespaceP
     per_ns = max(1, units // len(plans))
     sample_units, sample_rows, sample_seconds, raw_seconds, raw_count, written = 0, 0, 0.0, 0.0, 0, 0
     chunk_ratios: list[float] = []
+    chunk_seconds: list[tuple[float, float]] = []  # (ours, raw) per sampled chunk
     # The objects alive before the level (the models and caches of the earlier phases: torch, spaCy,
     # MiniLM) are moved out of the collector's reach. Left in, each full collection walks them all
     # (about 0.3 s each, 19 of them in a 90k-unit level: a quarter of its time, and the chunks that
@@ -589,6 +590,7 @@ def write_level(writer: Writer, store: Neo4jStore | None, plans: list[NamespaceP
                     seconds, count = raw_rate(store, recorded)
                     raw_seconds, raw_count = raw_seconds + seconds, raw_count + count
                     chunk_ratios.append(seconds / elapsed)
+                    chunk_seconds.append((round(elapsed, 3), round(seconds, 3)))
                     raw_total += time.perf_counter() - t1  # with the clean-up of the raw nodes
                 steps, turns = steps - take_steps, turns - take_turns
                 written += take_steps + take_turns
@@ -610,6 +612,7 @@ def write_level(writer: Writer, store: Neo4jStore | None, plans: list[NamespaceP
             # Per sampled chunk: the overall ratio above carries a slow chunk (a garbage collection, a
             # replan of the write statements) in full; the median shows the typical chunk.
             "chunk_ratios": [round(r, 3) for r in chunk_ratios],
+            "chunk_seconds": chunk_seconds,
             "ratio_to_raw_median_chunk": round(statistics.median(chunk_ratios), 3),
         }
     if first_chunk_ratio is not None:
