@@ -675,6 +675,11 @@ def print_table(report: dict[str, Any]) -> None:
             table.add_row(f"{row['size']:,}", f"{row['write_units_per_s']:,}", fmt(row["recall_trajectory"]),
                           fmt(row["recall_dialogue"]), fmt(row["search"]), f"{row['bytes_per_unit']:,}")
         console.print(table)
+    if report.get("warm_up"):
+        w = report["warm_up"]
+        console.print(f"warm-up (throwaway namespace, before the levels): {w['units']:,} units, "
+                      f"{w['units_per_s']:,} units/s, raw ratio {w.get('ratio_to_raw', '-')} "
+                      f"(median chunk {w.get('ratio_to_raw_median_chunk', '-')})")
     if report.get("embedding"):
         console.print(f"embedding: {report['embedding']}")
     console.print(f"question embedding (MiniLM, one question): {report['question_embedding_ms']} ms")

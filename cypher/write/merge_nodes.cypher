@@ -1,9 +1,10 @@
 // Merge graphmem nodes of one namespace by key; set their labels and properties; store embeddings as float vectors.
-// Parameters: $namespace, $rows: list of {key, uid, labels: [String], props: Map, embedding: [Float] | null}.
+// Parameters: $namespace, $batch: {nodes: list of {key, uid, labels: [String], props: Map, embedding: [Float] | null}}
+// (a map, so that every chunk size shares one cached plan; see write/merge_batch).
 // Returns: nothing.
 // `CYPHER replan=skip`: the plan (a unique-index MERGE) holds at any size; see write/merge_batch.
 CYPHER replan=skip
-UNWIND $rows AS r
+UNWIND $batch.nodes AS r
 MERGE (n:Memory {namespace: $namespace, key: r.key})
 SET n += r.props, n.uid = r.uid
 SET n:$(r.labels)

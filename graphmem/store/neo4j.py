@@ -200,7 +200,7 @@ class Neo4jStore:
                     merged = self._merge_batch(tx, namespace, nodes, edges)
                 else:
                     for start in range(0, len(nodes), CHUNK):
-                        tx.run(cypher("write/merge_nodes"), namespace=namespace, rows=nodes[start : start + CHUNK]).consume()
+                        tx.run(cypher("write/merge_nodes"), namespace=namespace, batch={"nodes": nodes[start : start + CHUNK]}).consume()
                     for start in range(0, len(edges), CHUNK):
                         merged += self._merge_batch(tx, namespace, [], edges[start : start + CHUNK])
                 # An edge row whose end node exists neither in the batch nor the store matches nothing and
@@ -267,7 +267,8 @@ class Neo4jStore:
                     external.append(key)
                 ends.append(at)
             by_type.setdefault(etype, []).append([ends[0], ends[1], props])
-        record = tx.run(cypher("write/merge_batch"), namespace=namespace, nodes=nodes, external=external, edges=by_type).single()
+        batch = {"nodes": nodes, "external": external, "edges": by_type}
+        record = tx.run(cypher("write/merge_batch"), namespace=namespace, batch=batch).single()
         return int(record["merged"]) if record is not None else 0
 
     @staticmethod

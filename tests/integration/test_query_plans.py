@@ -91,10 +91,7 @@ def planned(neo4j_store: Neo4jStore) -> Iterator[dict[str, Any]]:
         "embedding": vector,
         "before": 2,
         "after": 3,
-        "rows": [],
-        "nodes": [],
-        "edges": {},
-        "external": [],
+        "batch": {"nodes": [], "edges": {}, "external": []},
         "expect": [],
         "props": True,
     }
@@ -193,7 +190,7 @@ def test_relationship_writes_use_static_types() -> None:
     assert not re.search(r"\[\w*:\$\(", statement), "a relationship type is dynamic in write/merge_batch"
     merged = re.findall(r"MERGE \(a\)-\[e:(\w+)\]->\(b\)", statement)
     assert sorted(merged) == sorted(EDGE_TYPES)
-    blocks = re.findall(r"\$edges\.(\w+)", statement)
+    blocks = re.findall(r"\$batch\.edges\.(\w+)", statement)
     assert sorted(blocks) == sorted(EDGE_TYPES)
     total = statement.splitlines()[-1]  # RETURN at + causes + ... AS merged
     assert sorted(re.findall(r"(\w+) [+A]", total)) == sorted(etype.lower() for etype in EDGE_TYPES), total
