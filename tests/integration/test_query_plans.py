@@ -196,6 +196,15 @@ def test_relationship_writes_use_static_types() -> None:
     assert sorted(re.findall(r"(\w+) [+A]", total)) == sorted(etype.lower() for etype in EDGE_TYPES), total
 
 
+@pytest.mark.parametrize("name", ["write/merge_batch", "write/merge_nodes"])
+def test_write_statements_take_one_map_parameter(name: str) -> None:
+    # Neo4j keys its plan cache on each list parameter's size bucket (0, 1, up to 10, up to 100, ...), so a
+    # write statement fed lists is planned again (~0.45 s for merge_batch) for every new combination of
+    # buckets a batch brings; a map parameter is typed MAP whatever it holds. Only $namespace and $batch.
+    statement = cypher(name)
+    assert set(re.findall(r"\$([A-Za-z_]\w*)", statement)) == {"namespace", "batch"}
+
+
 def test_relationship_merges_expand_between_bound_nodes(neo4j_store: Neo4jStore, planned: dict[str, Any]) -> None:
     # Every relationship MERGE of write/merge_batch expands between its two bound ends.
     statement = cypher("write/merge_batch")
