@@ -179,6 +179,11 @@ def test_recall_reads_no_embedding_it_drops(name: str) -> None:
     statement = cypher(name)
     projections = re.findall(r"\b(\w+) \{\.\*", statement)
     assert not projections, f"{name} projects {projections} whole"
+    # Each property read is the one pairs form Neo4jStore._node_props expects: the embedding and the
+    # internal search key left out here, since the client no longer filters them.
+    listed = re.findall(r"keys\((\w+)\)", statement)
+    pairs = re.findall(r"\[name IN keys\((\w+)\) WHERE NOT name IN \['embedding', 'ns_key'\] \| \[name, (\w+)\[name\]\]\]", statement)
+    assert len(pairs) == len(listed) and all(a == b for a, b in pairs), f"{name} reads properties in another form: {listed}"
 
 
 def test_relationship_writes_use_static_types() -> None:
