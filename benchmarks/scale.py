@@ -747,9 +747,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--raw-sample", type=int, default=10_000, help="units per level replayed as raw CREATE rows")
     parser.add_argument("--queries", type=int, default=120, help="queries per latency measure (and at most --query-seconds)")
     parser.add_argument("--query-seconds", type=float, default=60.0)
-    parser.add_argument("--warm-up", type=int, default=0, metavar="UNITS",
+    parser.add_argument("--warm-up", type=int, default=100_000, metavar="UNITS",
                         help="write this many units into a throwaway namespace first, measured and reported apart "
-                             "as 'warm_up', then deleted (a freshly started server compiles its write path meanwhile)")
+                             "as 'warm_up' (the cold server's figure), then deleted: a freshly started server spends "
+                             "its first minute of writes compiling its write path (0 to skip)")
     parser.add_argument("--write-budget", type=float, default=4 * 3600.0, help="seconds at most per write level")
     parser.add_argument("--embed-texts", type=int, default=1000, help="texts for the embedding-throughput phase (0: skip)")
     parser.add_argument("--embedded-sizes", type=int, nargs="*", default=[10_000, 100_000], help="embedded backend sizes")
