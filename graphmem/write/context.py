@@ -226,28 +226,28 @@ def _mention(match: re.Match[str], unit: str, **fields: Any) -> TimeMention:
     return TimeMention(match.group(0), match.start(), match.end(), unit, **fields)
 
 
-@_rule(rf"\b(?:(?:{_WEEKDAY}),?\s+(?:the\s+)?)?(?P<day>{_DAY})\s+(?:of\s+)?(?P<month>{_MONTH_ANY})(?:,?\s+(?P<year>{_YEAR}))?")
-def _day_month(match: re.Match[str], text: str) -> TimeMention | None:
-    if _verb_like_month(match["month"]) and not match["year"]:
-        return None
+def _calendar_day(match: re.Match[str]) -> TimeMention | None:
+    """The day a match with ``day``, ``month`` and optional ``year`` groups names, if it exists."""
     month = _month_number(match["month"])
     day = int(re.sub(r"\D", "", match["day"]))
     year = int(match["year"]) if match["year"] else None
     if month is None or not _valid_day(year, month, day):
         return None
     return _mention(match, "day", year=year, month=month, day=day)
+
+
+@_rule(rf"\b(?:(?:{_WEEKDAY}),?\s+(?:the\s+)?)?(?P<day>{_DAY})\s+(?:of\s+)?(?P<month>{_MONTH_ANY})(?:,?\s+(?P<year>{_YEAR}))?")
+def _day_month(match: re.Match[str], text: str) -> TimeMention | None:
+    if _verb_like_month(match["month"]) and not match["year"]:
+        return None
+    return _calendar_day(match)
 
 
 @_rule(rf"\b(?:(?:{_WEEKDAY}),?\s+)?(?P<month>{_MONTH_ANY})\s+(?:the\s+)?(?P<day>{_DAY})\b(?:,?\s+(?P<year>{_YEAR}))?")
 def _month_day(match: re.Match[str], text: str) -> TimeMention | None:
     if _verb_like_month(match["month"]):
         return None
-    month = _month_number(match["month"])
-    day = int(re.sub(r"\D", "", match["day"]))
-    year = int(match["year"]) if match["year"] else None
-    if month is None or not _valid_day(year, month, day):
-        return None
-    return _mention(match, "day", year=year, month=month, day=day)
+    return _calendar_day(match)
 
 
 @_rule(r"\b(?P<year>\d{4})[-/](?P<month>\d{1,2})[-/](?P<day>\d{1,2})\b")
@@ -783,7 +783,9 @@ class TurnContext:
     ``event_start``/``event_end`` ground what the turn reports when it says when (aware UTC), and are None
     otherwise; the session time is not copied into them.
 
-    >>> TurnContext(("Caroline",), ("lgbtq support group",), (), ("yesterday",), start, end, ("support", "group"))
+    >>> day = datetime(2023, 5, 7, tzinfo=timezone.utc)
+    >>> TurnContext(("Caroline",), ("lgbtq support group",), (), ("yesterday",), day, day, ("support", "group")).event_start
+    datetime.datetime(2023, 5, 7, 0, 0, tzinfo=datetime.timezone.utc)
     """
 
     participants: tuple[str, ...]
