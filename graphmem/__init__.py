@@ -3,6 +3,7 @@
 >>> from graphmem import Memory, Step
 >>> with Memory() as mem:
 ...     mem.add_steps("agent-1", "run-1", [Step(0, "collect wood")])
+WriteReport(written=1, unchanged=0)
 """
 
 from graphmem.errors import ConflictError, GraphmemError, InvalidRecordError, SchemaError, StoreError

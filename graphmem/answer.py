@@ -9,8 +9,25 @@ environment variables:
 - ``GRAPHMEM_LLM_MODEL``, required;
 - ``GRAPHMEM_LLM_API_KEY``, optional (sent as a Bearer token).
 
->>> answerer = ChatAnswerer.from_env()
->>> mem.answer("agent-1", "where was I the last time I drank water?", answerer=answerer).text
+With those set and the server up (not run here: it needs the server)::
+
+    answerer = ChatAnswerer.from_env()
+    mem.answer("agent-1", "where was I the last time I drank water?", answerer=answerer).text
+
+Any other callable takes its place; it gets the packed evidence text:
+
+>>> from graphmem import Event, Location, Memory, Step
+>>> steps = [Step(0, "drink water", events=(Event("drink", "water"),), location=Location(region="lake")),
+...          Step(1, "move left", location=Location(region="forest"))]
+>>> question = "where was I the last time I drank water?"
+>>> with Memory() as mem:
+...     _ = mem.add_steps("agent-1", "run-1", steps)
+...     by_executor = mem.answer("agent-1", question)
+...     by_callable = mem.answer("agent-1", question, answerer=lambda q, evidence_text: evidence_text.splitlines()[1])
+>>> by_executor.text, by_executor.answerer
+('lake', 'executor')
+>>> by_callable.text, by_callable.answerer
+('[0] drink water | drink water #1 | at lake', 'function')
 """
 
 from __future__ import annotations

@@ -9,15 +9,22 @@ holds one utterance per line (``{"session_id", "timestamp", "speaker", "text", .
 
 Steps are validated in a first streaming pass (a bad line stops the file before anything of it is
 written), then embedded and written ``batch_size`` at a time, one transaction per batch. Chat files are
-written one session per transaction. An interrupted run resumes where it stopped: the store is asked
+written several sessions to a transaction (``Memory.bulk``; one session per transaction with
+``pipeline=False``). An interrupted run resumes where it stopped: the store is asked
 where each episode ends (the Episode node's ``last_t``) and which sessions exist, and those are skipped
 without re-embedding, so re-running the same command produces exactly the graph a clean run produces.
 
+    >>> from importlib import resources
     >>> from graphmem import Memory
-    >>> with Memory("bolt://127.0.0.1:7687", auth=("neo4j", "graphmem-password")) as mem:
-    ...     report = ingest_files(mem, ["runs/run-1.jsonl", "chat.jsonl"], "agent-1", batch_size=256)
-    >>> report.written, report.skipped
-    (2048, 0)
+    >>> data = resources.files("graphmem") / "data"   # the demo's step log (300 steps) and chat log (17 turns)
+    >>> files = [data / "demo_crafter.jsonl", data / "demo_dialogue.jsonl"]
+    >>> with Memory() as mem:   # Memory("bolt://127.0.0.1:7687", auth=("neo4j", "...")) for Neo4j
+    ...     report = ingest_files(mem, files, "agent-1", batch_size=256, progress=False)
+    ...     again = ingest_files(mem, files, "agent-1", batch_size=256, progress=False)  # nothing left to write
+    >>> [(f.kind, f.episode, f.written) for f in report.files]
+    [('steps', 'demo_crafter', 300), ('chat', 'dialogue', 17)]
+    >>> again.written, again.skipped
+    (0, 317)
 """
 
 from __future__ import annotations
@@ -116,7 +123,8 @@ def iter_steps_jsonl(path: str | Path) -> Iterator[Step]:
     """Validated steps of a JSONL step log (``graphmem.loaders.jsonl_steps``' format), streamed line by
     line so a file of millions of steps is never held in memory; indices must strictly increase.
 
-    >>> [s.t for s in iter_steps_jsonl("run-1.jsonl")][:3]
+    >>> from importlib import resources
+    >>> [s.t for s in iter_steps_jsonl(resources.files("graphmem") / "data" / "demo_crafter.jsonl")][:3]
     [0, 1, 2]
     """
     from graphmem.loaders.jsonl_steps import step_from_dict
@@ -344,8 +352,13 @@ def ingest_files(
     under the same ids. ``pipeline`` embeds the next batch of steps and builds it while the current one is
     written, and writes chat sessions several to a transaction (``Memory.bulk``).
 
-    >>> ingest_files(mem, ["run-1.jsonl"], "agent-1", batch_size=256, progress=False).written
-    1000
+    >>> from importlib import resources
+    >>> from graphmem import Memory
+    >>> path = resources.files("graphmem") / "data" / "demo_crafter.jsonl"
+    >>> with Memory() as mem:
+    ...     report = ingest_files(mem, [path], "agent-1", batch_size=256, progress=False)
+    >>> report.written, report.files[0].episode
+    (300, 'demo_crafter')
     """
     from graphmem.memory import DEFAULT_DIALOGUE_EPISODE
 

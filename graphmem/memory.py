@@ -1,9 +1,20 @@
 """``Memory``: graphmem's one entry point.
 
+>>> from datetime import datetime, timezone
 >>> from graphmem import Memory, Step, Turn
 >>> with Memory() as mem:                     # embedded; Memory("neo4j://...", auth=...) for Neo4j
-...     mem.add_steps("agent-1", "run-1", [Step(0, "collect wood")])
+...     report = mem.add_steps("agent-1", "run-1", [Step(0, "noop"), Step(1, "collect wood")])
 ...     evidence = mem.recall("agent-1", "when did I first collect wood?", budget=150)
+...     answer = mem.answer("agent-1", "What did I do at step 1?")
+...     chat = mem.add_session("user-1", "s1", [Turn("D1:1", "Maya", "I adopted a dog named Pepper.")],
+...                            started_at=datetime(2024, 3, 2, tzinfo=timezone.utc))
+>>> report, answer.text
+(WriteReport(written=2, unchanged=0), 'collect wood')
+>>> print(evidence.text)
+[0] noop
+[1] collect wood
+>>> evidence.source_ids[0], evidence.tokens <= 150, chat.written
+('run-1:1', True, 1)
 """
 
 from __future__ import annotations

@@ -98,7 +98,9 @@ class Step:
     ``inventory`` and ``state`` hold the values *after* the step; pass a dict, it is stored as sorted
     pairs. ``source_id`` of a step is ``f"{episode_id}:{t}"``.
 
-    >>> Step(0, "collect wood", events=(Event("collect", "wood"),), inventory={"wood": 1})
+    >>> step = Step(0, "collect wood", events=(Event("collect", "wood"),), inventory={"wood": 1, "sapling": 2})
+    >>> step.inventory, step.inventory_dict["wood"]
+    ((('sapling', 2), ('wood', 1)), 1)
     """
 
     t: int
@@ -133,6 +135,7 @@ class Turn:
     """One dialogue utterance. ``id`` is the caller's own id and comes back as ``source_id``.
 
     >>> Turn("D1:3", "Caroline", "I went to the support group yesterday.")
+    Turn(id='D1:3', speaker='Caroline', text='I went to the support group yesterday.', image_caption=None)
     """
 
     id: str

@@ -78,9 +78,10 @@ def _read_line(raw: str, number: int, where: str) -> _Line:
 def load_chat_jsonl(path: str | Path) -> list[Conversation]:
     """Read a JSONL chat log into one conversation (id = file stem, no questions).
 
-    >>> [conv] = load_chat_jsonl("chat.jsonl")
-    >>> conv.sessions[0].turns[0].id
-    's1:0'
+    >>> from importlib.resources import files
+    >>> [conv] = load_chat_jsonl(files("graphmem") / "data" / "demo_dialogue.jsonl")
+    >>> conv.sessions[0].turns[0].id, conv.sessions[0].started_at.isoformat()
+    ('s1:1', '2024-03-02T18:10:00+00:00')
     """
     path = Path(path)
     try:
@@ -128,7 +129,14 @@ def dump_chat_jsonl(sessions: Iterable[SessionRecord], path: str | Path) -> None
 
     Every turn is written with its session's start time (the records keep no per-turn time).
 
-    >>> dump_chat_jsonl(conv.sessions, "chat.jsonl")
+    >>> import tempfile
+    >>> from importlib.resources import files
+    >>> [conv] = load_chat_jsonl(files("graphmem") / "data" / "demo_dialogue.jsonl")
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     dump_chat_jsonl(conv.sessions, Path(folder) / "chat.jsonl")
+    ...     [again] = load_chat_jsonl(Path(folder) / "chat.jsonl")
+    >>> [len(s.turns) for s in again.sessions] == [len(s.turns) for s in conv.sessions]
+    True
     """
     path = Path(path)
     with path.open("w", encoding="utf-8") as handle:

@@ -24,7 +24,10 @@ logger = logging.getLogger(__name__)
 class SessionRecord:
     """One session of a conversation; ``started_at`` is aware and in UTC.
 
-    >>> SessionRecord("session_1", datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc), (Turn("D1:1", "Caroline", "Hi!"),))
+    >>> from datetime import timezone
+    >>> session = SessionRecord("session_1", datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc), (Turn("D1:1", "Caroline", "Hi!"),))
+    >>> session.started_at.isoformat(), [turn.id for turn in session.turns]
+    ('2023-05-08T13:56:00+00:00', ['D1:1'])
     """
 
     session_id: str
@@ -39,7 +42,9 @@ class QAItem:
     ``category`` is LoCoMo's number (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial)
     or LongMemEval's ``question_type`` text.
 
-    >>> QAItem("When did Caroline go to the support group?", "7 May 2023", ("D1:3",), 2)
+    >>> item = QAItem("When did Caroline go to the support group?", "7 May 2023", ("D1:3",), 2)
+    >>> item.evidence, item.category
+    (('D1:3',), 2)
     """
 
     question: str
@@ -54,9 +59,11 @@ class QAItem:
 class Conversation:
     """A whole dialogue history with its questions; ``problems`` lists what the loader repaired or dropped.
 
-    >>> conv = load_locomo("conv-26.json")[0]
-    >>> conv.conversation_id, conv.speakers, len(conv.sessions)
-    ('conv-26', ('Caroline', 'Melanie'), 19)
+    >>> from importlib.resources import files
+    >>> from graphmem.loaders.chat_jsonl import load_chat_jsonl
+    >>> [conv] = load_chat_jsonl(files("graphmem") / "data" / "demo_dialogue.jsonl")
+    >>> conv.conversation_id, conv.speakers, len(conv.sessions), conv.qa
+    ('demo_dialogue', ('Maya', 'Leo'), 3, ())
     """
 
     conversation_id: str

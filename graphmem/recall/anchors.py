@@ -73,8 +73,10 @@ _MAX_CHARS = 2000
 class Vocabulary:
     """What a namespace's memory holds; built by the caller from the store (or :func:`vocabulary_from_steps`).
 
-    >>> Vocabulary(frozenset({("collect", "wood")}), frozenset({"wood", "tree"}), frozenset({"forest"}),
-    ...            frozenset({"wood"}), frozenset({"health"}))
+    >>> vocab = Vocabulary(frozenset({("collect", "wood")}), frozenset({"wood", "tree"}), frozenset({"forest"}),
+    ...                    frozenset({"wood"}), frozenset({"health"}))
+    >>> ("collect", "wood") in vocab.event_pairs, "forest" in vocab.regions, "stone" in vocab.objects
+    (True, True, False)
     """
 
     event_pairs: frozenset[tuple[str, str]] = frozenset()  # (kind, obj) pairs that occur
@@ -89,6 +91,7 @@ class Occurrence:
     """The ``ordinal``-th event (kind, obj) of the episode; ordinal is 1-based, -1 = last, -2 = second to last.
 
     >>> Occurrence("collect", "wood", 2)   # "the second time I collected wood"
+    Occurrence(kind='collect', obj='wood', ordinal=2)
     """
 
     kind: str
@@ -100,7 +103,9 @@ class Occurrence:
 class Anchors:
     """What a question points at (target step or occurrence, plus an offset) and which slot it asks.
 
-    >>> Anchors(target_step=412, slot="action")   # "What did I do at step 412?"
+    >>> a = Anchors(target_step=412, slot="action")   # "What did I do at step 412?"
+    >>> a.target_step, a.occurrence, a.offset, a.slot
+    (412, None, 0, 'action')
     """
 
     target_step: int | None = None
@@ -115,7 +120,10 @@ class Anchors:
 def vocabulary_from_steps(steps: Iterable[Step]) -> Vocabulary:
     """Build a :class:`Vocabulary` from ground-truth steps (tests, benchmarks, full-evidence runs).
 
-    >>> vocabulary_from_steps([Step(0, "do", events=(Event("collect", "wood"),), inventory={"wood": 1})])
+    >>> from graphmem.records import Event
+    >>> v = vocabulary_from_steps([Step(0, "do", events=(Event("collect", "wood"),), inventory={"wood": 1})])
+    >>> v.event_pairs, v.objects, v.inventory_items
+    (frozenset({('collect', 'wood')}), frozenset({'wood'}), frozenset({'wood'}))
     """
     pairs: set[tuple[str, str]] = set()
     objects: set[str] = set()
@@ -841,9 +849,11 @@ class _Work:
 def parse_anchors(question: str, vocabulary: Vocabulary) -> Anchors:
     """Extract the anchors of ``question`` against what the memory holds.
 
-    >>> parse_anchors("How many saplings did I have right after I first collected stone?", vocab)
-    Anchors(target_step=None, occurrence=Occurrence('collect', 'stone', 1), offset=1, slot='inventory',
-            slot_arg='sapling', count_until=None, count_pair=None)
+    >>> vocab = Vocabulary(frozenset({("collect", "stone")}), frozenset({"stone", "sapling"}), frozenset(),
+    ...                    frozenset({"stone", "sapling"}))
+    >>> a = parse_anchors("How many saplings did I have right after I first collected stone?", vocab)
+    >>> a.occurrence, a.offset, a.slot, a.slot_arg
+    (Occurrence(kind='collect', obj='stone', ordinal=1), 1, 'inventory', 'sapling')
     """
     try:
         if not isinstance(question, str) or not question.strip():

@@ -26,6 +26,8 @@ Ordinals: an event's ordinal is 1 + the number of earlier events with the same (
 counting events (not their ``count``) and, inside one step, in the step's event order
 (:func:`bundle_from_steps` is the reference).
 
+>>> from graphmem.records import Event
+>>> steps = [Step(t, "noop") for t in range(3)] + [Step(3, "collect wood", events=(Event("collect", "wood"),))]
 >>> bundle = bundle_from_steps("ep1", steps)
 >>> execute(Anchors(target_step=3, slot="action"), bundle)
 'collect wood'
@@ -48,7 +50,11 @@ logger = logging.getLogger(__name__)
 class EvidenceStep:
     """One packed step with the episode-wide ordinals of its events.
 
-    >>> EvidenceStep("ep1:7", "ep1", 7, step, (("collect", "wood", 2),))
+    >>> from graphmem.records import Event
+    >>> step = Step(7, "collect wood", events=(Event("collect", "wood"),))
+    >>> ev_step = EvidenceStep("ep1:7", "ep1", 7, step, (("collect", "wood", 2),))  # the episode's 2nd wood
+    >>> ev_step.source_id, ev_step.event_ordinals
+    ('ep1:7', (('collect', 'wood', 2),))
     """
 
     source_id: str
@@ -62,7 +68,12 @@ class EvidenceStep:
 class EvidenceBundle:
     """What the packer hands to the answerer: steps plus per-episode event totals (for "last" ordinals).
 
-    >>> EvidenceBundle(steps=(ev_step,), event_totals=(("collect", "wood", 12),))
+    >>> from graphmem.records import Event
+    >>> ev_step = EvidenceStep("ep1:7", "ep1", 7, Step(7, "collect wood", events=(Event("collect", "wood"),)),
+    ...                        (("collect", "wood", 2),))
+    >>> bundle = EvidenceBundle(steps=(ev_step,), event_totals=(("collect", "wood", 12),))
+    >>> [s.source_id for s in bundle.steps], bundle.event_totals
+    (['ep1:7'], (('collect', 'wood', 12),))
     """
 
     steps: tuple[EvidenceStep, ...]
@@ -72,7 +83,14 @@ class EvidenceBundle:
 def event_ordinals(steps: Sequence[Step]) -> tuple[list[tuple[tuple[str, str, int], ...]], dict[tuple[str, str], int]]:
     """Per step, the (kind, obj, ordinal) of each of its events; and the episode totals per (kind, obj).
 
+    >>> from graphmem.records import Event
+    >>> wood, sapling = Event("collect", "wood"), Event("collect", "sapling")
+    >>> steps = [Step(0, "collect wood", events=(wood,)), Step(1, "noop"), Step(2, "collect", events=(wood, sapling))]
     >>> ords, totals = event_ordinals(steps)
+    >>> ords
+    [(('collect', 'wood', 1),), (), (('collect', 'wood', 2), ('collect', 'sapling', 1))]
+    >>> totals
+    {('collect', 'wood'): 2, ('collect', 'sapling'): 1}
     """
     seen: dict[tuple[str, str], int] = {}
     per_step: list[tuple[tuple[str, str, int], ...]] = []
@@ -91,7 +109,13 @@ def bundle_from_steps(episode_id: str, steps: Sequence[Step], keep: Iterable[int
 
     Used for full-evidence upper bounds and in tests; the real packer builds bundles from the store.
 
-    >>> bundle_from_steps("ep1", steps, keep={3, 4})
+    >>> from graphmem.records import Event
+    >>> steps = [Step(t, "collect wood", events=(Event("collect", "wood"),)) for t in range(5)]
+    >>> bundle = bundle_from_steps("ep1", steps, keep={3, 4})
+    >>> [(s.source_id, s.event_ordinals) for s in bundle.steps]
+    [('ep1:3', (('collect', 'wood', 4),)), ('ep1:4', (('collect', 'wood', 5),))]
+    >>> bundle.event_totals
+    (('collect', 'wood', 5),)
     """
     ordered = sorted(steps, key=lambda s: s.t)
     per_step, totals = event_ordinals(ordered)
@@ -197,8 +221,17 @@ def normalize_answer(answer: str | None) -> str:
 def execute(anchors: Anchors, evidence: EvidenceBundle) -> str | None:
     """Answer from the evidence alone, or ``None`` if the decisive step is missing or the anchors are incomplete.
 
+    >>> from graphmem.recall.anchors import Occurrence
+    >>> from graphmem.records import Event
+    >>> wood = (Event("collect", "wood"),)
+    >>> steps = [Step(t, "collect wood", events=wood) if t in (3, 8, 12) else Step(t, "noop") for t in range(14)]
+    >>> bundle = bundle_from_steps("ep1", steps)
     >>> execute(Anchors(occurrence=Occurrence("collect", "wood", -1), slot="step"), bundle)
     '12'
+    >>> execute(Anchors(occurrence=Occurrence("collect", "wood", 2), offset=1, slot="action"), bundle)
+    'noop'
+    >>> execute(Anchors(target_step=12, slot="action"), bundle_from_steps("ep1", steps, keep={3, 8})) is None
+    True
     """
     if anchors.slot == "count":
         return _execute_count(anchors, evidence)

@@ -82,6 +82,8 @@ class RecallFrame:
     ``start``/``end`` (aware UTC) are set only when ``confident``; they already include the buffer.
     ``expressions`` are the surface phrases that formed the frame; ``need`` is the question without them.
 
+    >>> from datetime import timezone
+    >>> may_2023, jan_2024 = datetime(2023, 5, 8, tzinfo=timezone.utc), datetime(2024, 1, 4, tzinfo=timezone.utc)
     >>> frame = induce_frame("What did Caroline paint last August?", may_2023, jan_2024, ["Caroline", "Melanie"])
     >>> frame.need, frame.people, frame.start.date(), frame.end.date()
     ('What did Caroline paint?', ('Caroline',), datetime.date(2023, 7, 27), datetime.date(2023, 9, 5))
@@ -110,9 +112,13 @@ def induce_frame(
     the end of the history. "When ...?" questions are framed only by fixed calendar phrases ("in June"):
     otherwise the time is what they ask.
 
+    >>> from datetime import timezone
+    >>> may_2023, jan_2024 = datetime(2023, 5, 8, tzinfo=timezone.utc), datetime(2024, 1, 4, tzinfo=timezone.utc)
     >>> f = induce_frame("What did Melanie do in the summer of 2023?", may_2023, jan_2024, ["Melanie"])
     >>> f.confident, f.start.date(), f.end.date(), f.expressions
     (True, datetime.date(2023, 5, 27), datetime.date(2023, 9, 5), ('in the summer of 2023',))
+    >>> induce_frame("When did Melanie paint a sunrise last year?", may_2023, jan_2024, ["Melanie"]).confident
+    False
     """
     first = validate_datetime(history_start, "induce_frame", "history_start")
     last = validate_datetime(history_end, "induce_frame", "history_end")
@@ -340,8 +346,11 @@ def _without(text: str, spans: list[tuple[int, int]]) -> str:
 def history_window(first: datetime, last: datetime) -> Window:
     """The history's own range widened by the frame buffer: every confident frame lies inside it.
 
-    >>> history_window(datetime(2023, 5, 8, tzinfo=timezone.utc), datetime(2024, 1, 4, tzinfo=timezone.utc))[0].date()
-    datetime.date(2023, 5, 3)
+    >>> from datetime import timezone
+    >>> may_2023, jan_2024 = datetime(2023, 5, 8, tzinfo=timezone.utc), datetime(2024, 1, 4, tzinfo=timezone.utc)
+    >>> start, end = history_window(may_2023, jan_2024)
+    >>> start.date(), end.date()
+    (datetime.date(2023, 5, 3), datetime.date(2024, 1, 9))
     """
     return validate_datetime(first, "history_window", "first") - FRAME_BUFFER, validate_datetime(
         last, "history_window", "last"

@@ -12,10 +12,13 @@ A question is generated only when its answer is well defined: the target step ex
 slot (a region, the state), and a verb that can be read several ways ("got wood" = collected or gained)
 gives the same answer under every reading that occurs in the episode.
 
+>>> from importlib import resources
+>>> from graphmem.loaders.jsonl_steps import read_steps_jsonl
+>>> steps = read_steps_jsonl(resources.files("graphmem") / "data" / "demo_crafter.jsonl")  # 300 Crafter steps
 >>> qs = generate_questions("crafter-0", steps, per_family=5, seed=1)
->>> qs[0]
-GeneratedQuestion(question='What did I do at step 412?', answer='move left', family='target_step_action',
-                  gold_source_ids=('crafter-0:412',))
+>>> len(qs), qs[0]  # doctest: +NORMALIZE_WHITESPACE
+(40, GeneratedQuestion(question='What was I doing at t=169?', answer='move down', family='target_step_action',
+                       gold_source_ids=('crafter-0:169',)))
 """
 
 from __future__ import annotations
@@ -46,7 +49,9 @@ FAMILIES: tuple[str, ...] = (
 class GeneratedQuestion:
     """One benchmark question with its gold answer and the steps that decide it.
 
-    >>> GeneratedQuestion("What did I do at step 3?", "collect wood", "target_step_action", ("ep:3",))
+    >>> q = GeneratedQuestion("What did I do at step 3?", "collect wood", "target_step_action", ("ep:3",))
+    >>> q.family in FAMILIES, q.gold_source_ids
+    (True, ('ep:3',))
     """
 
     question: str
@@ -623,7 +628,16 @@ def generate_questions(
     ``paraphrase=True`` words them with the held-out templates (never seen by the parser's unit tests).
     Families the episode cannot support (no region, no events) yield fewer or no questions.
 
-    >>> generate_questions("crafter-0", run_crafter(seed=0, steps=500), per_family=10, seed=3)
+    >>> from graphmem.records import Event
+    >>> steps = [Step(0, "noop"), Step(1, "collect wood", events=(Event("collect", "wood"),), inventory={"wood": 1}),
+    ...          Step(2, "move left", inventory={"wood": 1})]
+    >>> qs = generate_questions("ep", steps, per_family=1, seed=0)
+    >>> [q.family for q in qs]  # no region, no state, no "gain" event: three families yield nothing
+    ['target_step_action', 'occurrence_step', 'offset_action', 'transition_inventory', 'count_until']
+    >>> qs[1].question, qs[1].answer, qs[1].gold_source_ids
+    ('On what step did I harvest wood for the first time?', '1', ('ep:1',))
+    >>> generate_questions("ep", steps, per_family=1, seed=0, paraphrase=False)[1].question
+    'At which step did I collect wood for the first time?'
     """
     if not steps or per_family <= 0:
         return []

@@ -15,7 +15,13 @@ DEPTH = 3
 def search_units(store: GraphStore, embedder: Embedder, namespace: str, question: str, k: int = 20) -> list[Hit]:
     """The top ``k`` units for a question; ``score`` is the fused RRF score.
 
-    >>> [h.source_id for h in search_units(store, embedder, "agent-1", "collect wood", k=3)]
+    >>> from graphmem import Memory, Step
+    >>> steps = [Step(0, "drink water"), Step(1, "collect wood"), Step(2, "place table")]
+    >>> with Memory() as mem:
+    ...     _ = mem.add_steps("agent-1", "run-1", steps)
+    ...     hits = search_units(mem.store, mem.embedder, "agent-1", "collect wood", k=2)
+    >>> len(hits), hits[0].source_id, round(hits[0].score, 4)  # first in both lists: 1/61 + 1/61
+    (2, 'run-1:1', 0.0328)
     """
     if k <= 0:
         return []

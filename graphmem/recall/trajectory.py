@@ -216,7 +216,7 @@ def recall_steps(
     items: list[PackItem] = []
     header = ""
     if totals:
-        header = "; ".join(f"{k} {o}: {n} times in all" for (k, o), n in sorted(totals.items()))
+        header = "; ".join(f"{k} {o}: {n} {'time' if n == 1 else 'times'} in all" for (k, o), n in sorted(totals.items()))
         items.append(PackItem("", header, order=-1.0))
     steps: dict[str, EvidenceStep] = {}
     for t in order:

@@ -89,7 +89,10 @@ def _hit(row: Sequence[Any]) -> Hit:
 class Neo4jStore:
     """``GraphStore`` on a Neo4j 5.26 server.
 
-    >>> store = Neo4jStore("bolt://localhost:7687", auth=("neo4j", "graphmem-password"))
+    It connects on construction, so this needs a running server (``graphmem neo4j start`` runs the
+    project's own) and is not run as a doctest::
+
+        store = Neo4jStore("bolt://localhost:7687", auth=("neo4j", "graphmem-password"))
     """
 
     def __init__(

@@ -23,11 +23,21 @@ next call (or from ``flush``/``close``), and the writer then refuses further app
 before is committed, batch by batch, so re-running the same appends (``graphmem ingest`` resumes this
 way) completes the episode.
 
-    >>> with mem.bulk() as bulk:
-    ...     for steps in batches:
-    ...         bulk.add_steps("agent-1", "run-1", steps)
-    ...     for s in sessions:
-    ...         bulk.add_session("user-1", s.session_id, s.turns, s.started_at)
+    >>> from datetime import datetime, timedelta, timezone
+    >>> from graphmem import Memory
+    >>> batches = [[Step(t, "move left") for t in range(i, i + 2)] for i in (0, 2, 4)]
+    >>> day = datetime(2024, 3, 2, tzinfo=timezone.utc)
+    >>> sessions = [("s1", [Turn("D1:1", "Maya", "I signed up for a half marathon.")], day),
+    ...             ("s2", [Turn("D2:1", "Maya", "Ran ten miles today!")], day + timedelta(days=7))]
+    >>> with Memory() as mem:
+    ...     with mem.bulk() as bulk:
+    ...         for steps in batches:
+    ...             _ = bulk.add_steps("agent-1", "run-1", steps)
+    ...         for session_id, turns, started_at in sessions:
+    ...             _ = bulk.add_session("user-1", session_id, turns, started_at)
+    ...     agent, user = mem.stats("agent-1"), mem.stats("user-1")
+    >>> agent["Step"], agent["NEXT"], user["Session"], user["Turn"]  # the three batches form one chain
+    (6, 5, 2, 2)
 """
 
 from __future__ import annotations

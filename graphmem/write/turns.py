@@ -43,8 +43,12 @@ def turn_search_text(turn: Turn, context: TurnContext) -> str:
     form: both backends' analyzers only lower-case, they do not stem. Recall adds the lemmas of the
     question's words too (``graphmem.recall.dialogue.analyze_question``).
 
-    >>> turn_search_text(Turn("D1:3", "Caroline", "I painted lakes."), context)
-    'Caroline: I painted lakes. paint lake'
+    >>> from datetime import timezone
+    >>> from graphmem.write.context import ContextExtractor
+    >>> turn = Turn("D1:3", "Caroline", "My kids painted lakes.")
+    >>> [context] = ContextExtractor().extract([turn], datetime(2023, 5, 8, tzinfo=timezone.utc), ["Caroline"])
+    >>> turn_search_text(turn, context)
+    'Caroline: My kids painted lakes. kid paint lake'
     """
     text = f"{turn.speaker}: {turn.text}"
     if turn.image_caption:
