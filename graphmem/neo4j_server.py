@@ -246,6 +246,7 @@ class Neo4jServerConfig:
         bolt_port: int | None = None,
         http_port: int | None = None,
         password: str | None = None,
+        pagecache: str | None = None,
         **kwargs: object,
     ) -> Neo4jServerConfig:
         """Build a config from explicit arguments, falling back to the environment."""
@@ -256,7 +257,7 @@ class Neo4jServerConfig:
             bolt_port=bolt_port if bolt_port is not None else _env_port(ENV_BOLT_PORT, DEFAULT_BOLT_PORT),
             http_port=http_port if http_port is not None else _env_port(ENV_HTTP_PORT, DEFAULT_HTTP_PORT),
             password=password if password is not None else os.environ.get(ENV_PASSWORD, DEFAULT_PASSWORD),
-            **({"pagecache": os.environ[ENV_PAGECACHE]} if os.environ.get(ENV_PAGECACHE) and "pagecache" not in kwargs else {}),
+            pagecache=pagecache if pagecache is not None else (os.environ.get(ENV_PAGECACHE) or DEFAULT_PAGECACHE),
             **kwargs,  # type: ignore[arg-type]
         )
 
