@@ -503,6 +503,7 @@ class DiscardStore:
     def write(self, batch: WriteBatch) -> None: ...
     def get_nodes(self, namespace: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]: return {}
     def episode_nodes(self, namespace: str) -> list[dict[str, Any]]: return []
+    def episode_kinds(self, namespaces: Sequence[str]) -> dict[str, dict[str, str]]: return {ns: {} for ns in namespaces}
     def steps_at(self, namespace: str, episode: str, ts: Sequence[int]) -> dict[int, dict[str, Any]]: return {}
     def close(self) -> None: ...
 
@@ -529,7 +530,9 @@ def write_level(writer: Writer, store: Neo4jStore | None, plans: list[NamespaceP
                 raw_sample: int, budget: float) -> dict[str, Any]:
     """Add ``units`` units (half steps, half turns) spread evenly over ``plans``; time it; raw-compare a sample.
 
-    Units go in chunks of at most ``RAW_CHUNK`` per namespace. About ``raw_sample`` units' worth of chunks,
+    Units go in chunks of about ``RAW_CHUNK`` units (of one namespace, or of several small ones: a chunk of
+    the 10k level of 1,000 namespaces holds 200 namespaces' ten units), each waited for as a whole, as a
+    bulk load waits for its writes at the end. About ``raw_sample`` units' worth of chunks,
     spread evenly over the level (every n-th chunk), are replayed as raw rows right after they are
     written, so both see the same load on a shared machine, and the sample sees the whole level.
 
@@ -541,6 +544,22 @@ def write_level(writer: Writer, store: Neo4jStore | None, plans: list[NamespaceP
     from rich.progress import Progress
 
     per_ns = max(1, units // len(plans))
+    # The level's pieces, (namespace, steps, turns), each at most RAW_CHUNK units; consecutive pieces make a
+    # chunk of about RAW_CHUNK units (one namespace's, or many small namespaces' together, as a bulk load
+    # of many users writes them), waited for as a whole.
+    pieces: list[tuple[NamespacePlan, int, int]] = []
+    for plan in plans:
+        steps, turns = per_ns // 2, per_ns - per_ns // 2
+        while steps or turns:
+            take_steps, take_turns = min(steps, RAW_CHUNK // 2), min(turns, RAW_CHUNK // 2)
+            pieces.append((plan, take_steps, take_turns))
+            steps, turns = steps - take_steps, turns - take_turns
+    chunk_pieces: list[list[tuple[NamespacePlan, int, int]]] = [[]]
+    for piece in pieces:
+        if sum(s + t for _, s, t in chunk_pieces[-1]) + piece[1] + piece[2] > RAW_CHUNK:
+            chunk_pieces.append([])
+        chunk_pieces[-1].append(piece)
+    chunk_pieces = [c for c in chunk_pieces if c]
     sample_units, sample_rows, sample_seconds, raw_seconds, raw_count, written = 0, 0, 0.0, 0.0, 0, 0
     chunk_ratios: list[float] = []
     chunk_seconds: list[tuple[float, float]] = []  # (ours, raw) per sampled chunk
@@ -552,52 +571,51 @@ def write_level(writer: Writer, store: Neo4jStore | None, plans: list[NamespaceP
     gc.collect()
     gc.freeze()
     gc_seconds = _GcClock()
-    chunks = -(-(per_ns // 2) // (RAW_CHUNK // 2)) * len(plans)
-    sampled_chunks = -(-raw_sample // min(RAW_CHUNK, per_ns))
-    every = max(1, chunks // sampled_chunks) if raw_sample else 0
-    chunk = 0
+    chunk_units = max(1, units // len(chunk_pieces))
+    sampled_chunks = -(-raw_sample // chunk_units)
+    every = max(1, len(chunk_pieces) // sampled_chunks) if raw_sample else 0
     first_chunk_ratio: float | None = None
     raw_total = 0.0
     started = time.perf_counter()
     deadline = time.monotonic() + budget
     with Progress(transient=True) as bar:  # a level can take minutes
         task = bar.add_task(f"writing {per_ns * len(plans):,} units", total=per_ns * len(plans))
-        for plan in plans:
-            steps, turns = per_ns // 2, per_ns - per_ns // 2
-            while (steps or turns) and time.monotonic() < deadline:
-                take_steps, take_turns = min(steps, RAW_CHUNK // 2), min(turns, RAW_CHUNK // 2)
-                first = chunk == 0
-                sampling = store is not None and every > 0 and (first or ((chunk - 1) % every == 0 and sample_units < raw_sample))
-                chunk += 1
-                recorded: list[WriteBatch] = []
-                writer.recorded = recorded if sampling else None
-                t0 = time.perf_counter()
-                writer.add_steps(plan, take_steps, episode_len)
-                writer.add_turns(plan, take_turns)
-                writer.flush()
-                elapsed = time.perf_counter() - t0
-                writer.recorded = None
-                if sampling and store is not None and first:
-                    t1 = time.perf_counter()
-                    seconds, _ = raw_rate(store, recorded)
-                    first_chunk_ratio = seconds / elapsed
-                    raw_total += time.perf_counter() - t1
-                elif sampling and store is not None:
-                    sample_seconds += elapsed
-                    sample_units += take_steps + take_turns
-                    sample_rows += sum(len(b.nodes) + len(b.edges) for b in recorded)
-                    t1 = time.perf_counter()
-                    seconds, count = raw_rate(store, recorded)
-                    raw_seconds, raw_count = raw_seconds + seconds, raw_count + count
-                    chunk_ratios.append(seconds / elapsed)
-                    chunk_seconds.append((round(elapsed, 3), round(seconds, 3)))
-                    raw_total += time.perf_counter() - t1  # with the clean-up of the raw nodes
-                steps, turns = steps - take_steps, turns - take_turns
-                written += take_steps + take_turns
-                bar.update(task, advance=take_steps + take_turns)
+        for chunk, group in enumerate(chunk_pieces):
             if time.monotonic() >= deadline:
                 log.warning("write budget of %.0fs spent: this level stops at %d units", budget, written)
                 break
+            first = chunk == 0
+            sampling = store is not None and every > 0 and (first or ((chunk - 1) % every == 0 and sample_units < raw_sample))
+            recorded: list[WriteBatch] = []
+            writer.recorded = recorded if sampling else None
+            t0 = time.perf_counter()
+            if len(group) > 1:
+                # Many small namespaces: their episodes are read in one query (BulkWriter.prefetch).
+                writer.bulk.prefetch([plan.name for plan, _, _ in group])
+            for plan, take_steps, take_turns in group:
+                writer.add_steps(plan, take_steps, episode_len)
+                writer.add_turns(plan, take_turns)
+            writer.flush()
+            elapsed = time.perf_counter() - t0
+            writer.recorded = None
+            group_units = sum(s + t for _, s, t in group)
+            if sampling and store is not None and first:
+                t1 = time.perf_counter()
+                seconds, _ = raw_rate(store, recorded)
+                first_chunk_ratio = seconds / elapsed
+                raw_total += time.perf_counter() - t1
+            elif sampling and store is not None:
+                sample_seconds += elapsed
+                sample_units += group_units
+                sample_rows += sum(len(b.nodes) + len(b.edges) for b in recorded)
+                t1 = time.perf_counter()
+                seconds, count = raw_rate(store, recorded)
+                raw_seconds, raw_count = raw_seconds + seconds, raw_count + count
+                chunk_ratios.append(seconds / elapsed)
+                chunk_seconds.append((round(elapsed, 3), round(seconds, 3)))
+                raw_total += time.perf_counter() - t1  # with the clean-up of the raw nodes
+            written += group_units
+            bar.update(task, advance=group_units)
     seconds = time.perf_counter() - started - raw_total
     gc_seconds.stop()
     result: dict[str, Any] = {

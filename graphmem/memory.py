@@ -31,7 +31,7 @@ from graphmem.errors import ConflictError, InvalidRecordError
 from graphmem.recall.packer import Evidence
 from graphmem.records import Step, Turn, validate_datetime, validate_id, validate_steps, validate_turns
 from graphmem.store.embedded import EmbeddedStore
-from graphmem.store.protocol import Expect, GraphStore, Hit, WriteBatch, node_key
+from graphmem.store.protocol import Expect, GraphStore, Hit, WriteBatch, episodes_with, node_key
 from graphmem.write.steps import EpisodeSoFar
 
 if TYPE_CHECKING:
@@ -119,9 +119,14 @@ class Memory:
             self.store.write(self.step_batch(namespace, episode_id, new, so_far))
         return WriteReport(len(new), len(old))
 
-    def plan_steps(self, namespace: str, episode_id: str, steps: Sequence[Step]) -> tuple[EpisodeSoFar, list[Step], list[Step]]:
+    def plan_steps(
+        self, namespace: str, episode_id: str, steps: Sequence[Step], unlanded_episodes: Sequence[dict[str, Any]] = ()
+    ) -> tuple[EpisodeSoFar, list[Step], list[Step]]:
         """Validate steps against what the store holds of the episode: its writing state, the steps to
-        write and the steps already stored unchanged (a stored index with other content raises)."""
+        write and the steps already stored unchanged (a stored index with other content raises).
+
+        ``unlanded_episodes``: Episode rows of the namespace's writes still in flight (a bulk writer's),
+        counted with the stored ones when a new episode takes its place in the namespace."""
         from graphmem.write.steps import episode_so_far, step_digest
 
         where = f"episode {episode_id!r}"
@@ -133,7 +138,8 @@ class Memory:
             raise ConflictError(f"{where} in namespace {namespace!r} is a {episode.get('kind')}, not a trajectory")
         so_far = episode_so_far(episode)
         if not so_far.exists:
-            so_far = type(so_far)(False, len(self.store.episode_nodes(namespace)), None, so_far.vocab, {}, {})
+            episodes = episodes_with(self.store.episode_nodes(namespace), unlanded_episodes)
+            so_far = type(so_far)(False, len(episodes), None, so_far.vocab, {}, {})
         last_t = so_far.last_t
         old = [s for s in steps if last_t is not None and s.t <= last_t]
         new = [s for s in steps if last_t is None or s.t > last_t]
@@ -150,6 +156,17 @@ class Memory:
                         "use a new episode id for a new run"
                     )
         return so_far, new, old
+
+    def new_episode(self, namespace: str, episode_id: str, steps: Sequence[Step], seq: int) -> tuple[EpisodeSoFar, list[Step], list[Step]]:
+        """``plan_steps`` for an episode known not to be stored (a bulk writer read the namespace's
+        episodes), without reading the store: it takes place ``seq`` among the namespace's episodes."""
+        from graphmem.write.steps import episode_so_far
+
+        where = f"episode {episode_id!r}"
+        validate_id(namespace, where, "namespace")
+        validate_id(episode_id, where, "episode_id")
+        so_far = episode_so_far(None)
+        return type(so_far)(False, seq, None, so_far.vocab, {}, {}), list(validate_steps(steps, where)), []
 
     def step_batch(self, namespace: str, episode_id: str, steps: Sequence[Step], so_far: EpisodeSoFar) -> WriteBatch:
         """The rows of validated steps that follow ``so_far``, embedded, with the condition that the

@@ -1,8 +1,10 @@
-// Merge a batch of one namespace in one statement: its nodes (at most write/merge_nodes' chunk), then its
-// relationships (at most one of a type per ordered pair between graphmem nodes), with their properties.
-// Parameters: $namespace; $batch: {nodes: rows as in write/merge_nodes (may be empty), external: keys of
+// Merge a batch of one or more namespaces in one statement: its nodes (at most write/merge_nodes' chunk),
+// then its relationships (at most one of a type per ordered pair between graphmem nodes), with their
+// properties. Parameters: $batch: {namespaces: [String], nodes: rows as in write/merge_nodes plus ns, the
+// position of the node's namespace in namespaces (may be empty), external: [namespace position, key] of
 // relationship ends that are not in nodes, edges: a map from relationship type to its distinct rows
 // [source, target, props: Map ({} for none)], where source and target are positions in nodes + external}.
+// A relationship joins two nodes of one namespace (the caller builds it so).
 // Returns: merged, the number of relationship rows merged: 0 when an end in $batch.external does not exist (the
 // caller rolls back when it is not every row).
 //
@@ -29,7 +31,7 @@
 CYPHER replan=skip
 UNWIND range(0, size($batch.nodes) - 1) AS i
 WITH i, $batch.nodes[i] AS r
-MERGE (n:Memory {namespace: $namespace, key: r.key})
+MERGE (n:Memory {namespace: $batch.namespaces[r.ns], key: r.key})
 SET n += r.props, n.uid = r.uid
 SET n:$(r.labels)
 WITH i, n, r
@@ -40,8 +42,8 @@ CALL (n, r) {
 WITH i, n ORDER BY i
 WITH collect(n) AS written
 CALL () {
-  UNWIND $batch.external AS k
-  MATCH (m:Memory {namespace: $namespace, key: k})
+  UNWIND $batch.external AS x
+  MATCH (m:Memory {namespace: $batch.namespaces[x[0]], key: x[1]})
   RETURN collect(m) AS external
 }
 WITH written + external AS ends, size(external) = size($batch.external) AS complete

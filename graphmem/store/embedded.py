@@ -210,6 +210,10 @@ class EmbeddedStore:
             found = (dict(a) for a in self._nodes_with(namespace, "Episode") if kind is None or a.get("kind") == kind)
             return sorted(found, key=lambda a: (a.get("seq", 0), a["uid"]))
 
+    def episode_kinds(self, namespaces: Sequence[str]) -> dict[str, dict[str, str]]:
+        with self._lock:
+            return {ns: {str(a["uid"]): str(a.get("kind")) for a in self._nodes_with(ns, "Episode")} for ns in dict.fromkeys(namespaces)}
+
     def sessions(self, namespace: str, episode: str | None = None) -> list[SessionRow]:
         with self._lock:
             rows = [

@@ -45,6 +45,19 @@ def node_key(label: str, uid: str) -> str:
     return f"{label.lower()}:{uid}"
 
 
+def episodes_with(stored: Sequence[dict[str, Any]], unlanded: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A namespace's Episode nodes as they will be once the writes in flight land: the stored ones (from
+    ``GraphStore.episode_nodes``) and the Episode rows of those writes, one per ``uid``, the row in flight
+    winning. A write may land before or after the store was read; either way each episode counts once.
+
+    >>> episodes_with([{"uid": "run-1", "seq": 0}], [{"uid": "run-1", "seq": 0, "last_t": 9}, {"uid": "chat", "seq": 1}])
+    [{'uid': 'run-1', 'seq': 0, 'last_t': 9}, {'uid': 'chat', 'seq': 1}]
+    """
+    merged = {str(e["uid"]): e for e in stored}
+    merged.update((str(e["uid"]), e) for e in unlanded)
+    return list(merged.values())
+
+
 def earliest_start(start: float, longest: float | None) -> float:
     """The earliest start an interval can have and still overlap a window opening at ``start``, when no
     interval lasts longer than ``longest`` seconds (-inf when that is unknown). Both backends' window
@@ -171,6 +184,10 @@ class GraphStore(Protocol):
     def episode_nodes(self, namespace: str, kind: str | None = None) -> list[dict[str, Any]]:
         """Every Episode node of the namespace (only those of ``kind``, "trajectory" or "dialogue", when
         given), ordered by ``seq``."""
+
+    def episode_kinds(self, namespaces: Sequence[str]) -> dict[str, dict[str, str]]:
+        """For each of the namespaces, its episodes as ``{uid: kind}`` ({} for a namespace without any),
+        in one read: what a bulk writer checks before a namespace's first batch."""
 
     def sessions(self, namespace: str, episode: str | None = None) -> list[SessionRow]:
         """Sessions ordered by ``seq``."""

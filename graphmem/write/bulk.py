@@ -9,19 +9,30 @@ in the write's own transaction: a concurrent writer makes the write fail with ``
 nothing of that batch is written.
 
 Dialogue sessions (``add_session``) are built the same way on a kept state (the episode's writing state,
-its speakers, the namespace's trace events including those of sessions not yet written), and written
-``SESSIONS_PER_WRITE`` at a time in one transaction: a session of chat is a few dozen rows, and a
-transaction per session paid its commit and round trips for each. Only the first session of an episode
-here (or one that may be stored already: an id seen before, a start before the last one) reads the store,
-and re-adding a stored session is a no-op as with ``Memory.add_session``. The others carry, checked in the
-write's transaction, that their session and turns do not exist yet and that the episode still has the
-session count they were built on; a session whose turn id repeats one of the open group is refused at once.
+its speakers, the namespace's trace events including those of sessions not yet written). Only the first
+session of an episode here (or one that may be stored already: an id seen before, a start before the
+last one) reads the store, and re-adding a stored session is a no-op as with ``Memory.add_session``. The
+others carry, checked in the write's transaction, that their session and turns do not exist yet and that
+the episode still has the session count they were built on; a session whose turn id repeats one of the
+open group is refused at once.
 
-At most ``WRITE_LANES`` writes are in flight, each on its own lane (one episode's steps, the dialogue
-sessions), so an episode's batches land in the order they were added. A failed write raises from the
-next call (or from ``flush``/``close``), and the writer then refuses further appends: what was written
-before is committed, batch by batch, so re-running the same appends (``graphmem ingest`` resumes this
-way) completes the episode.
+Small batches are written in groups: sessions, and batches of steps of at most ``SMALL_STEPS_ROWS`` rows,
+``BATCHES_PER_WRITE`` to a transaction (a session of chat is a few dozen rows, and a transaction each
+paid its commit and round trips for each). A group of several namespaces is merged by one statement.
+
+At most ``WRITE_LANES`` writes are in flight, each on its own lane (one episode's larger batches of
+steps, or one of the two ``GROUP_LANES``), and a write waits for those in flight to the same episodes,
+sessions and turns, so an episode's batches land in the order they were added.
+
+Many small namespaces (many users' chats and runs, a few records each): before a namespace's first
+batch the writer reads the namespace's episodes once (``GraphStore.episode_kinds``; ``prefetch`` reads
+those of many namespaces in one query). A new episode of a known namespace then needs no other read: it
+takes the next place in its namespace, and its batch carries the condition that it is still new. A read
+of the store waits only for the writes in flight that write what it reads (an episode, a session, its
+turns); the Episode rows of the others count as they are. A failed write raises from the next call (or
+from ``flush``/``close``), and the writer then refuses further appends: what was written before is
+committed, batch by batch (group by group), so re-running the same appends (``graphmem ingest`` resumes
+this way) completes the episode.
 
     >>> from datetime import datetime, timedelta, timezone
     >>> from graphmem import Memory
@@ -42,10 +53,11 @@ way) completes the episode.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from graphmem.errors import ConflictError, GraphmemError
 from graphmem.memory import DEFAULT_DIALOGUE_EPISODE
@@ -63,14 +75,28 @@ if TYPE_CHECKING:
 #: raw rate for the same rows, two at once 0.70. Concurrent writes that merge the same shared node (a
 #: location, an entity) wait for each other's locks; a deadlock between them is retried by the driver.
 WRITE_LANES = 2
-#: Dialogue sessions written together in one transaction. Measured replaying benchmarks/scale.py's
-#: synthetic 20-turn sessions (no vectors): one session per transaction wrote at 0.39 of Neo4j's raw rate
-#: for the same rows, 5 per transaction 0.40-0.46, 20 per transaction 0.46-0.52; a group is also what a
-#: failed write loses (it is re-written on resume), so it stays small.
-SESSIONS_PER_WRITE = 16
+#: Batches written together in one transaction, as a group: dialogue sessions, and small batches of steps
+#: (at most SMALL_STEPS_ROWS rows). Measured replaying benchmarks/scale.py's synthetic 20-turn sessions
+#: (no vectors): one session per transaction wrote at 0.39 of Neo4j's raw rate for the same rows, 5 per
+#: transaction 0.40-0.46, 20 per transaction 0.46-0.52. 1,000 namespaces given 5 steps and 5 turns each
+#: (scale.py's many layout at 10k units): groups of 16 batches 0.49-0.51, of 64 0.64. A group is also what
+#: a failed write loses (it is re-written on resume); ROWS_PER_WRITE keeps it small.
+BATCHES_PER_WRITE = 64
 #: ... and at most this many node and edge rows (sessions with many boxes and events are bigger), which
 #: keeps a group inside one write statement (``graphmem.store.neo4j.CHUNK``).
 ROWS_PER_WRITE = 4000
+#: A batch of steps this small (a short episode, or the first steps of one: about 10 rows a step) joins
+#: the group instead of taking a transaction of its own. 1,000 namespaces given 5 steps and 5 turns each:
+#: a transaction per batch of steps wrote at 0.41 of the raw rate, grouped 0.49-0.64 (see above); given
+#: 50 of each (~500 rows of steps): 0.52 on their own, 0.61-0.65 grouped.
+SMALL_STEPS_ROWS = 1000
+#: The two lanes of the group's writes: a group waits only for the writes in flight to its episodes,
+#: sessions and turns, so the groups of a load of many namespaces are written two at a time (1,000
+#: namespaces given 5 and 50 steps and turns each: one lane 0.43 and 0.49 of the raw rate, two 0.64, 0.61).
+GROUP_LANES = (("group", "0"), ("group", "1"))
+#: Namespaces whose episodes (id and kind) a bulk writer keeps, most recently used first: a new episode of
+#: a known namespace needs no read of the store (a bulk load of many users' short histories).
+KNOWN_NAMESPACES = 10_000
 
 
 def _episode_guard(batch: WriteBatch, namespace: str, episode_id: str) -> WriteBatch:
@@ -87,8 +113,10 @@ class BulkWriter:
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
         self._pool = ThreadPoolExecutor(max_workers=WRITE_LANES, thread_name_prefix="graphmem-bulk")
-        #: The write in flight on each lane (an episode's steps, or the dialogue sessions), oldest first.
+        #: The write in flight on each lane (an episode's steps, or the dialogue sessions), oldest first,
+        #: and the (namespace, key) of every node each one writes.
         self._pending: dict[tuple[str, ...], Future[None]] = {}
+        self._pending_batches: dict[tuple[str, ...], WriteBatch] = {}
         self._failed: BaseException | None = None
         #: (namespace, episode) -> the episode's writing state after the last batch handed to the pool.
         self._episodes: dict[tuple[str, str], EpisodeSoFar] = {}
@@ -100,6 +128,10 @@ class BulkWriter:
         self._group_episodes: set[tuple[str, str]] = set()
         self._group_turns: set[tuple[str, str]] = set()
         self._group_rows = 0
+        #: namespace -> {episode id: kind} as read from the store once, plus the episodes of the batches
+        #: handed to the pool since (the most recently used KNOWN_NAMESPACES namespaces).
+        self._known: OrderedDict[str, dict[str, str]] = OrderedDict()
+        self._group_lane = 0
 
     def __enter__(self) -> BulkWriter:
         return self
@@ -115,17 +147,31 @@ class BulkWriter:
         known = self._episodes.get((namespace, episode_id))
         if known is not None and known.last_t is not None:
             steps = validate_steps(steps, f"episode {episode_id!r}")  # the ids were checked by the first batch
-        if known is None or known.last_t is None or (steps and steps[0].t <= known.last_t):
+        if known is None and episode_id not in self._episode_kinds(namespace):
+            # A new episode (the namespace's episodes were read once): nothing of it can be stored, and
+            # the batch's condition (the episode has no last step yet) is checked when it is written.
+            known, new, old = self.memory.new_episode(namespace, episode_id, steps, len(self._episode_kinds(namespace)))
+        elif known is None or known.last_t is None or (steps and steps[0].t <= known.last_t):
             # First batch of the episode here, or steps that may already be stored: ask the store, after
-            # the write in flight has landed.
-            self.flush()
-            known, new, old = self.memory.plan_steps(namespace, episode_id, steps)
+            # the writes in flight to the episode have landed.
+            unlanded = self._settle(namespace, {node_key("Episode", episode_id)})
+            known, new, old = self.memory.plan_steps(namespace, episode_id, steps, unlanded)
         else:
             new, old = list(steps), []
         if not new:
             return WriteReport(0, len(old))
         batch = self.memory.step_batch(namespace, episode_id, new, known)
-        self._submit(batch, ("steps", namespace, episode_id))
+        ekey = node_key("Episode", episode_id)
+        if len(batch.nodes) + len(batch.edges) <= SMALL_STEPS_ROWS:
+            # A few steps (the start of a short episode): written with the group, after the episode's
+            # batch in flight on its own lane, if any (the group's own lane keeps its batches in order).
+            self._wait_for_keys(namespace, {ekey}, groups=False)
+            self._join_group(batch if (namespace, episode_id) not in self._group_episodes else _episode_guard(batch, namespace, episode_id),
+                             (namespace, episode_id), ())
+        else:
+            self._settle(namespace, {ekey})  # the episode's batches in the group land first
+            self._submit(batch, ("steps", namespace, episode_id))
+        self._remember_episodes(batch)
         episode = next(row for row in batch.nodes if row.label == "Episode")
         self._episodes[(namespace, episode_id)] = episode_so_far(dict(episode.props))
         return WriteReport(len(new), len(old))
@@ -150,21 +196,29 @@ class BulkWriter:
         state = self._dialogues.get(key)
         seen = self._session_ids.setdefault(key, set())
         last_start = state.so_far.last_session_start if state is not None else None
-        if (
+        kinds = self._episode_kinds(namespace) if state is None else {}
+        if state is None and "dialogue" not in kinds.values() and episode_id not in kinds:
+            # The namespace's first dialogue (its episodes were read once): no session or turn of it can
+            # be stored; the batch carries that condition (guard_new), checked when it is written.
+            state = writer.new_episode_state(namespace, len(kinds))
+            guard_new = True
+        elif (
             state is None
             or session_id in seen
             or (last_start is not None and session.started_at.timestamp() < last_start)
             or (writer.boxes and not writer.traces_cover(namespace, state.marker))
         ):
             # First session of the episode here, or one that may be stored already: ask the store, once
-            # everything built so far is written.
-            self.flush()
-            state = writer.read_state(session)
+            # the writes in flight to the episode, the session and its turns have landed.
+            reads = {node_key("Episode", episode_id), node_key("Session", session_id), *(node_key("Turn", t.id) for t in session.turns)}
+            unlanded = self._settle(namespace, reads)
+            state = writer.read_state(session, unlanded)
             if state is None:
                 return WriteReport(0, len(session.turns))
             guard_new = False
         else:
             guard_new = True
+        if guard_new:
             repeated = [t.id for t in session.turns if (namespace, t.id) in self._group_turns]
             if repeated:
                 raise ConflictError(
@@ -174,18 +228,81 @@ class BulkWriter:
         batch = prepared.batch if key not in self._group_episodes else _episode_guard(prepared.batch, namespace, episode_id)
         self._dialogues[key] = prepared.after
         seen.add(session_id)
-        self._group.append(batch)
-        self._group_episodes.add(key)
-        self._group_turns.update((namespace, t.id) for t in session.turns)
-        self._group_rows += len(batch.nodes) + len(batch.edges)
-        if len(self._group) >= SESSIONS_PER_WRITE or self._group_rows >= ROWS_PER_WRITE:
-            self._submit_group()
+        self._join_group(batch, key, [(namespace, t.id) for t in session.turns])
+        self._remember_episodes(batch)
         return WriteReport(len(session.turns), 0)
+
+    def _join_group(self, batch: WriteBatch, episode: tuple[str, str], turns: Sequence[tuple[str, str]]) -> None:
+        """Add a batch to the group written in one transaction; hand the group to the pool when full."""
+        self._group.append(batch)
+        self._group_episodes.add(episode)
+        self._group_turns.update(turns)
+        self._group_rows += len(batch.nodes) + len(batch.edges)
+        if len(self._group) >= BATCHES_PER_WRITE or self._group_rows >= ROWS_PER_WRITE:
+            self._submit_group()
 
     def flush(self) -> None:
         """Write the sessions built so far and wait for every write in flight; raise the first error, if any."""
         self._submit_group()
         self._wait()
+
+    def prefetch(self, namespaces: Sequence[str]) -> None:
+        """Read the episodes of these namespaces in one query, ahead of their first batches: a load of many
+        small namespaces (many users' chats or runs, a few records each) then reads the store once per
+        group of namespaces instead of once per namespace. Optional; namespaces already known are skipped.
+        """
+        self._check_usable()
+        self._load_kinds([ns for ns in dict.fromkeys(namespaces) if ns not in self._known])
+
+    def _episode_kinds(self, namespace: str) -> dict[str, str]:
+        """The namespace's episodes (id -> kind): stored, or in a batch handed to the pool. Read from the
+        store on the namespace's first use here (or by ``prefetch``), then kept up to date by
+        ``_remember_episodes``."""
+        if namespace not in self._known:
+            self._load_kinds([namespace])
+        self._known.move_to_end(namespace)
+        return self._known[namespace]
+
+    def _load_kinds(self, namespaces: Sequence[str]) -> None:
+        """Read the episodes of ``namespaces`` (the writes in flight need not land: the Episode rows they
+        carry count as they are, whether they land before the read or after)."""
+        if not namespaces:
+            return
+        stored = self.memory.store.episode_kinds(namespaces)
+        for namespace in namespaces:
+            kinds = dict(stored.get(namespace, {}))
+            for batch in (*self._pending_batches.values(), *self._group):
+                kinds.update((row.uid, str(row.props.get("kind"))) for row in batch.nodes if row.namespace == namespace and row.label == "Episode")
+            self._known[namespace] = kinds
+        while len(self._known) > KNOWN_NAMESPACES:
+            self._known.popitem(last=False)
+
+    def _remember_episodes(self, batch: WriteBatch) -> None:
+        for row in batch.nodes:
+            if row.label == "Episode" and row.namespace in self._known:
+                self._known[row.namespace][row.uid] = str(row.props.get("kind"))
+
+    def _settle(self, namespace: str, keys: set[str]) -> list[dict[str, Any]]:
+        """Before reading ``keys`` of ``namespace`` from the store: write the group built so far if it
+        holds the namespace's batches, and wait for the writes in flight that write one of those keys.
+        Other writes go on (a read of other nodes cannot see them); the Episode rows they carry for the
+        namespace are returned, so a new episode still counts the episodes they add (``episodes_with``)."""
+        if any(ns == namespace for ns, _ in self._group_episodes):
+            self._submit_group()
+        return self._wait_for_keys(namespace, keys)
+
+    def _wait_for_keys(self, namespace: str, keys: set[str], groups: bool = True) -> list[dict[str, Any]]:
+        """Wait for the writes in flight (not the groups' unless ``groups``: the next group waits for
+        them itself) that write one of ``keys`` of ``namespace``; the Episode rows of the namespace in the
+        others."""
+        unlanded: list[dict[str, Any]] = []
+        for lane, batch in list(self._pending_batches.items()):
+            rows = [row for row in batch.nodes if row.namespace == namespace]
+            if (groups or lane not in GROUP_LANES) and any(row.key in keys for row in rows):
+                self._wait(lane)
+            else:
+                unlanded += [{**row.props, "uid": row.uid} for row in rows if row.label == "Episode"]
+        return unlanded
 
     def _wait(self, lane: tuple[str, ...] | None = None) -> None:
         """Wait for the write in flight on ``lane`` (None: on every lane)."""
@@ -193,6 +310,7 @@ class BulkWriter:
         failure: BaseException | None = None
         for name in lanes:
             try:
+                self._pending_batches.pop(name, None)
                 self._pending.pop(name).result()
             except BaseException as exc:
                 failure = failure or exc
@@ -200,11 +318,13 @@ class BulkWriter:
             return
         # Let the other lanes land too (each write is whole or nothing), then refuse to go on.
         for name in list(self._pending):
+            self._pending_batches.pop(name, None)
             try:
                 self._pending.pop(name).result()
             except BaseException:
                 pass
         self._failed = failure
+        self._known.clear()
         self._episodes.clear()
         for namespace, _ in self._dialogues:
             self.memory.dialogue_writer.forget_traces(namespace)
@@ -226,6 +346,7 @@ class BulkWriter:
         while len(self._pending) >= WRITE_LANES:
             self._wait(next(iter(self._pending)))
         self._pending[lane] = self._pool.submit(self.memory.store.write, batch)
+        self._pending_batches[lane] = batch
 
     def _submit_group(self) -> None:
         if not self._group:
@@ -237,8 +358,18 @@ class BulkWriter:
         batch = group[0]
         for more in group[1:]:
             batch = batch + more
-        self._submit(batch, ("sessions",))
+        # Its batches were built on the writes in flight to the same episodes, sessions and turns (the
+        # conditions it carries name them): those land first.
+        named = {(e.namespace, e.key) for e in batch.expect} | {(r.namespace, r.key) for r in batch.nodes if r.label == "Episode"}
+        for lane, pending in list(self._pending_batches.items()):
+            if any((r.namespace, r.key) in named for r in pending.nodes):
+                self._wait(lane)
+        self._group_lane = (self._group_lane + 1) % len(GROUP_LANES)
+        self._submit(batch, GROUP_LANES[self._group_lane])
 
     def _check_usable(self) -> None:
+        for lane, future in list(self._pending.items()):
+            if future.done() and future.exception() is not None:
+                self._wait(lane)  # raises it
         if self._failed is not None:
             raise GraphmemError(f"an earlier bulk write failed ({self._failed}); start a new BulkWriter to go on")

@@ -22,7 +22,7 @@ import numpy as np
 from graphmem.embed import Embedder
 from graphmem.errors import ConflictError, InvalidRecordError
 from graphmem.records import Turn
-from graphmem.store.protocol import Expect, GraphStore, WriteBatch, node_key
+from graphmem.store.protocol import Expect, GraphStore, WriteBatch, episodes_with, node_key
 from graphmem.write.context import ContextExtractor, TurnContext
 from graphmem.write.loom import (
     BoxExtractor,
@@ -218,8 +218,9 @@ class DialogueWriter:
             raise
         return True
 
-    def read_state(self, session: NewSession) -> DialogueState | None:
+    def read_state(self, session: NewSession, unlanded_episodes: Sequence[dict[str, Any]] = ()) -> DialogueState | None:
         """What the store holds that the session builds on; None when the identical session is stored.
+        ``unlanded_episodes`` are Episode rows of the namespace's writes still in flight (a bulk writer's).
 
         Raises ``ConflictError`` when the session is stored with other content, a turn id belongs to
         another session, or the episode is not a dialogue.
@@ -238,10 +239,18 @@ class DialogueWriter:
         episode = existing.get(ekey)
         if episode is not None and episode.get("kind") != "dialogue":
             raise ConflictError(f"episode {episode_id!r} in namespace {namespace!r} is a {episode.get('kind')}, not a dialogue")
-        episodes = self.store.episode_nodes(namespace)
+        episodes = episodes_with(self.store.episode_nodes(namespace), unlanded_episodes)
         # Speakers of earlier sessions help recognise names mentioned in this one.
         speakers = frozenset(json.loads(episode.get("speakers", "[]"))) if episode else frozenset()
         return DialogueState(dialogue_so_far(episode, len(episodes)), speakers, _box_marker(episodes))
+
+    def new_episode_state(self, namespace: str, seq: int) -> DialogueState:
+        """The state a namespace's first dialogue episode starts from, without reading the store (a bulk
+        writer that read the namespace's episodes knows it holds no dialogue, hence no trace events); the
+        episode takes place ``seq`` among the namespace's episodes."""
+        if self.boxes:
+            self._traces[namespace] = ((), [])
+        return DialogueState(dialogue_so_far(None, seq), frozenset(), ())
 
     def prepare(self, session: NewSession, state: DialogueState, *, guard_new: bool = False) -> SessionWrite:
         """Extract the session's context, boxes and traces and build its rows on ``state``.

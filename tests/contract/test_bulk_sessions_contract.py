@@ -34,7 +34,7 @@ def sessions() -> list[Session]:
 @pytest.fixture
 def small_groups(monkeypatch: pytest.MonkeyPatch) -> None:
     """Groups of three sessions, so that seven sessions make three transactions."""
-    monkeypatch.setattr(bulk_module, "SESSIONS_PER_WRITE", 3)
+    monkeypatch.setattr(bulk_module, "BATCHES_PER_WRITE", 3)
 
 
 def _strip(props: dict[str, Any]) -> dict[str, Any]:
@@ -160,7 +160,8 @@ class _SlowStore:
         return getattr(self.inner, name)
 
 
-def test_bulk_writes_two_lanes_at_once_and_each_episode_in_order(sessions, small_groups):
+def test_bulk_writes_two_lanes_at_once_and_each_episode_in_order(sessions, small_groups, monkeypatch):
+    monkeypatch.setattr(bulk_module, "SMALL_STEPS_ROWS", 0)  # every batch of steps on its own lane
     namespace = "lanes"
     with resources.as_file(resources.files("graphmem").joinpath("data", "demo_crafter.jsonl")) as path:
         steps = read_steps_jsonl(path)[:240]

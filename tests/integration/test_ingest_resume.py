@@ -29,20 +29,22 @@ from typing import Any
 import pytest
 
 from graphmem.store.neo4j import Neo4jStore
-from graphmem.write.bulk import SESSIONS_PER_WRITE
 from graphmem.store.protocol import node_key
 
 pytestmark = pytest.mark.neo4j
 
 STEPS = 3000
 BATCH = 50
-#: Enough sessions that the kill lands between two groups of ``SESSIONS_PER_WRITE`` sessions.
+#: Sessions per group written in one transaction (the driver sets ``BATCHES_PER_WRITE``), and enough
+#: sessions that the kill lands between two groups.
+GROUP = 8
 SESSIONS = 40
 
 #: The ingesting process: a deterministic hash embedder that takes a little time per call, like a model.
 DRIVER = r'''
 import hashlib, sys, time
 import numpy as np
+import graphmem.write.bulk as bulk
 from graphmem.ingest import ingest_files
 from graphmem.memory import Memory
 from graphmem.store.neo4j import Neo4jStore
@@ -57,10 +59,11 @@ class SlowHashEmbedder:
             out[i] = v / np.linalg.norm(v)
         return out
 
-uri, user, password, namespace, batch = sys.argv[1:6]
+uri, user, password, namespace, batch, group = sys.argv[1:7]
+bulk.BATCHES_PER_WRITE = int(group)
 store = Neo4jStore(uri, auth=(user, password))
 with Memory(store=store, embedder=SlowHashEmbedder()) as mem:
-    report = ingest_files(mem, sys.argv[6:], namespace, batch_size=int(batch), progress=False)
+    report = ingest_files(mem, sys.argv[7:], namespace, batch_size=int(batch), progress=False)
 print(report.written, report.skipped)
 '''
 
@@ -106,7 +109,7 @@ def _start(tmp: Path, server: tuple[str, tuple[str, str]], namespace: str, files
     script = tmp / "ingest_driver.py"
     script.write_text(DRIVER, encoding="utf-8")
     return subprocess.Popen(
-        [sys.executable, str(script), uri, user, password, namespace, str(BATCH), *map(str, files)],
+        [sys.executable, str(script), uri, user, password, namespace, str(BATCH), str(GROUP), *map(str, files)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
 
@@ -184,7 +187,7 @@ def test_killed_ingest_resumes_to_the_clean_graph(neo4j_server, neo4j_store: Neo
         assert _last_t(neo4j_store, resumed, "run-7") == STEPS - 1
         stored = len(neo4j_store.sessions(resumed))
         assert 3 <= stored < SESSIONS
-        assert stored % SESSIONS_PER_WRITE == 0, "only whole groups of sessions are committed"
+        assert stored % GROUP == 0, "only whole groups of sessions are committed"
 
         # Run 3: to completion; everything stored before is skipped, not re-written.
         written, skipped = _finish(_start(tmp_path, neo4j_server, resumed, files))
