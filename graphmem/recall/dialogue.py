@@ -471,7 +471,7 @@ def _content_scores(
     """Content score of each candidate turn, before people and the dialogue flow; and the turns' nodes."""
     lexical, dense, box_hits = together(
         lambda: store.fulltext(namespace, " ".join(query.lexical + query.gerunds), TURN_DEPTH, with_props=True) if query.lexical else [],
-        lambda: store.vector(namespace, vector, DENSE_DEPTH, with_props=True),
+        lambda: store.vector(namespace, vector, DENSE_DEPTH, label="Turn", with_props=True),
         lambda: store.vector(namespace, vector, BOX_DEPTH, label="Box") if use_boxes else [],
     )
     best_bm25 = max((h.score for h in lexical), default=0.0)

@@ -188,7 +188,7 @@ def recall_steps(
         # No step to start from: full-text and vector matches (searched side by side) are the candidates.
         fulltext, vector = together(
             lambda: store.fulltext(namespace, " ".join(content_terms(question)), CANDIDATES, with_props=True),
-            lambda: store.vector(namespace, embedder.embed([question])[0], CANDIDATES, with_props=True),
+            lambda: store.vector(namespace, embedder.embed([question])[0], CANDIDATES, label="Step", with_props=True),
         )
         fused = rrf([[h.key for h in fulltext], [h.key for h in vector]])
         top_text = fused[0][1] if fused else 1.0

@@ -40,14 +40,18 @@ def _sortable(value: Any) -> float:
 
 
 class _VectorIndex:
-    """Exact cosine search over one namespace's vectors, in a growing numpy matrix."""
+    """Exact cosine search over one namespace's vectors, in a growing numpy matrix; each row remembers its
+    node's label, so a search can keep to one label (the turns of a namespace that holds steps too)."""
 
     def __init__(self, dimensions: int) -> None:
         self.keys: list[str] = []
         self.slot: dict[str, int] = {}
         self.matrix = np.zeros((64, dimensions), dtype=np.float32)
+        self.labels: list[str] = []
+        self._codes: dict[str, int] = {}
+        self.label_codes = np.zeros(64, dtype=np.int16)
 
-    def upsert(self, key: str, vector: Sequence[float]) -> None:
+    def upsert(self, key: str, vector: Sequence[float], label: str = "") -> None:
         row = np.asarray(vector, dtype=np.float32)
         norm = float(np.linalg.norm(row))
         if norm > 0:
@@ -59,11 +63,14 @@ class _VectorIndex:
             grown = np.zeros((self.matrix.shape[0] * 2, self.matrix.shape[1]), dtype=np.float32)
             grown[: len(self.keys)] = self.matrix[: len(self.keys)]
             self.matrix = grown
+            self.label_codes = np.concatenate([self.label_codes, np.zeros_like(self.label_codes)])
         self.slot[key] = len(self.keys)
         self.matrix[len(self.keys)] = row
+        self.label_codes[len(self.keys)] = self._codes.setdefault(label, len(self._codes))
         self.keys.append(key)
 
-    def search(self, vector: Sequence[float], k: int) -> list[tuple[str, float]]:
+    def search(self, vector: Sequence[float], k: int, only: str | None = None) -> list[tuple[str, float]]:
+        """The k nearest (of label ``only`` when given), best first, ties by key."""
         n = len(self.keys)
         if n == 0:
             return []
@@ -72,6 +79,15 @@ class _VectorIndex:
         if norm > 0:
             query = query / norm
         sims = self.matrix[:n] @ query
+        if only is not None:
+            if only not in self._codes:
+                return []
+            rows = np.flatnonzero(self.label_codes[:n] == self._codes[only])
+            if rows.size == 0:
+                return []
+            k = min(k, rows.size)
+            top = rows[np.argpartition(-sims[rows], k - 1)[:k]]
+            return sorted(((self.keys[i], (1.0 + float(sims[i])) / 2.0) for i in top), key=lambda kv: (-kv[1], kv[0]))
         k = min(k, n)
         top = np.argpartition(-sims, k - 1)[:k]
         ranked = sorted(((self.keys[i], (1.0 + float(sims[i])) / 2.0) for i in top), key=lambda kv: (-kv[1], kv[0]))
@@ -160,7 +176,7 @@ class EmbeddedStore:
                 index = self._vectors.get((namespace, group))
                 if index is None:
                     index = self._vectors[(namespace, group)] = _VectorIndex(self.dimensions)
-                index.upsert(key, props["embedding"])
+                index.upsert(key, props["embedding"], label)
                 # The vector lives in the index's float32 matrix; a second copy as a list of Python floats
                 # in the node's attributes would cost ~12 KB a unit and nothing reads it there.
                 attrs.pop("embedding", None)
@@ -340,11 +356,14 @@ class EmbeddedStore:
     def vector(self, namespace: str, embedding: Sequence[float], k: int, label: str = "unit", with_props: bool = False) -> list[Hit]:
         if k <= 0:
             return []
+        if label not in ("unit", "Box", *UNIT_LABELS):
+            raise ValueError(f"vector search takes label 'unit', 'Box', 'Step' or 'Turn', not {label!r}")
+        group, only = ("unit", label) if label in UNIT_LABELS else (label, None)
         with self._lock:
-            index = self._vectors.get((namespace, label))
+            index = self._vectors.get((namespace, group))
             if index is None:
                 return []
-            return [self._hit(namespace, key, score, with_props) for key, score in index.search(embedding, k)]
+            return [self._hit(namespace, key, score, with_props) for key, score in index.search(embedding, k, only)]
 
     def _hit(self, namespace: str, key: str, score: float, with_props: bool) -> Hit:
         props = self._props(namespace, key) if with_props else None

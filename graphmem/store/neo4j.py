@@ -397,7 +397,10 @@ class Neo4jStore:
     def vector(self, namespace: str, embedding: Sequence[float], k: int, label: str = "unit", with_props: bool = False) -> list[Hit]:
         if k <= 0:
             return []
-        name = "recall/vector_units" if label == "unit" else "recall/vector_boxes"
+        if label not in ("unit", "Box", *UNIT_LABELS):
+            raise ValueError(f"vector search takes label 'unit', 'Box', 'Step' or 'Turn', not {label!r}")
+        name = "recall/vector_boxes" if label == "Box" else "recall/vector_units"
+        only = label if label in UNIT_LABELS else None
         vec = [float(x) for x in embedding]
         size_key = (namespace, label)
         tried_exact = False
@@ -405,39 +408,42 @@ class Neo4jStore:
             # A namespace not known to be large is first searched exactly: complete, bounded by EXACT_CAP
             # comparisons, and one query instead of a shared-index query that other namespaces crowd.
             # Most namespaces of a many-tenant database are small; a large one is remembered as such.
-            hits = self._exact(name, namespace, vec, k, with_props)
+            hits = self._exact(name, namespace, only, vec, k, with_props)
             self._is_small[size_key] = hits is not None
             if hits is not None:
                 return hits
             tried_exact = True
         share = self._share.get(size_key, 1.0 / VECTOR_OVERFETCH)
         fetch = min(max(math.ceil(k * VECTOR_MARGIN / share), k, VECTOR_MIN_FETCH), VECTOR_FETCH_CAP)
-        hits = self._approximate(name, size_key, vec, fetch, k, with_props)
+        hits = self._approximate(name, size_key, only, vec, fetch, k, with_props)
         if len(hits) >= k:
             return hits
         if EXACT_CAP > 0 and not tried_exact:
             # Known large, yet the shared index cannot fill k: it may have shrunk since.
-            exact = self._exact(name, namespace, vec, k, with_props)
+            exact = self._exact(name, namespace, only, vec, k, with_props)
             if exact is not None:
                 self._is_small[size_key] = True
                 return exact
         # A large but rare namespace: look deeper into the shared index.
         while len(hits) < k and fetch < VECTOR_FETCH_CAP:
             fetch = min(fetch * 4, VECTOR_FETCH_CAP)
-            hits = self._approximate(name, size_key, vec, fetch, k, with_props)
+            hits = self._approximate(name, size_key, only, vec, fetch, k, with_props)
         return hits
 
-    def _approximate(self, name: str, size_key: tuple[str, str], vec: list[float], fetch: int, k: int, with_props: bool) -> list[Hit]:
+    def _approximate(self, name: str, size_key: tuple[str, str], only: str | None, vec: list[float], fetch: int, k: int,
+                     with_props: bool) -> list[Hit]:
         """The namespace's top k among the index's ``fetch`` nearest; updates its observed share."""
-        row = self._read(name, namespace=size_key[0], embedding=vec, fetch=fetch, k=k, props=with_props)[0]
+        params = {"only": only} if name == "recall/vector_units" else {}
+        row = self._read(name, namespace=size_key[0], embedding=vec, fetch=fetch, k=k, props=with_props, **params)[0]
         observed = max(int(row["seen"]), 1) / fetch
         previous = self._share.get(size_key)
         self._share[size_key] = observed if previous is None else (previous + observed) / 2
         return [_hit(hit) for hit in row["hits"]]
 
-    def _exact(self, name: str, namespace: str, vec: list[float], k: int, with_props: bool) -> list[Hit] | None:
+    def _exact(self, name: str, namespace: str, only: str | None, vec: list[float], k: int, with_props: bool) -> list[Hit] | None:
         """The exact top k of a namespace with at most EXACT_CAP vectors; None when it holds more."""
-        exact = self._read(f"{name}_exact", namespace=namespace, embedding=vec, cap=EXACT_CAP + 1, k=k, props=with_props)
+        params = {"only": only} if name == "recall/vector_units" else {}
+        exact = self._read(f"{name}_exact", namespace=namespace, embedding=vec, cap=EXACT_CAP + 1, k=k, props=with_props, **params)
         if exact and int(exact[0]["seen"]) <= EXACT_CAP:
             return [_hit(hit) for hit in exact[0]["hits"]]
         return None

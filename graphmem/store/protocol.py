@@ -236,7 +236,8 @@ class GraphStore(Protocol):
         fills each hit's ``props`` (saves recall a ``get_nodes`` round trip)."""
 
     def vector(self, namespace: str, embedding: Sequence[float], k: int, label: str = "unit", with_props: bool = False) -> list[Hit]:
-        """Nearest units (or boxes) by cosine; score is Neo4j's ``(1 + cos) / 2``; ``with_props`` as for ``fulltext``."""
+        """Nearest units by cosine (``label`` "unit"; "Step" or "Turn" for one kind, "Box" for boxes);
+        score is Neo4j's ``(1 + cos) / 2``; ``with_props`` as for ``fulltext``."""
 
     def box_members(self, namespace: str, box_keys: Sequence[str]) -> dict[str, list[str]]:
         """Turn keys contained in each box, in time order."""

@@ -210,6 +210,33 @@ def test_vector_search_exact_and_namespaced(store, namespace, other_namespace):
     assert len(hits) == 3 and all(h.key.startswith("step:") for h in hits)
 
 
+@pytest.mark.parametrize("exact_cap", [None, 0], ids=["exact", "shared-index"])
+def test_vector_search_keeps_to_one_kind_of_unit(store, namespace, other_namespace, monkeypatch, exact_cap):
+    # A namespace with steps and turns (an agent that acts and chats): dialogue recall asks for turns,
+    # trajectory recall for steps, and the other kind takes none of the k places, exactly or through the
+    # shared index. Turns sit right next to the steps, so an unfiltered search mixes them.
+    import graphmem.store.neo4j as neo4j_store
+
+    if exact_cap is not None:
+        monkeypatch.setattr(neo4j_store, "EXACT_CAP", exact_cap)
+    store.write(step_rows(namespace, "run", 16))
+    turns = [NodeRow("Turn", namespace, f"D1:{i}", {"speaker": "Maya", "text": f"turn {i}", "embedding": near(6, i)}) for i in range(8)]
+    store.write(WriteBatch(tuple(turns), ()))
+    store.write(step_rows(other_namespace, "run", 16))
+    mixed = store.vector(namespace, vec(6), 4)
+    assert {h.key.split(":")[0] for h in mixed} == {"step", "turn"}
+    only_turns = store.vector(namespace, vec(6), 4, label="Turn")
+    assert len(only_turns) == 4 and all(h.key.startswith("turn:") for h in only_turns)
+    everything = store.vector(namespace, vec(6), 24)  # all 16 steps and 8 turns, ranked
+    assert [h.key for h in only_turns] == [h.key for h in everything if h.key.startswith("turn:")][:4]
+    only_steps = store.vector(namespace, vec(6), 3, label="Step", with_props=True)
+    assert only_steps[0].uid == "run:6" and all(h.key.startswith("step:") for h in only_steps)
+    assert {h.key: dict(h.props) for h in only_steps} == store.get_nodes(namespace, [h.key for h in only_steps])
+    assert store.vector(other_namespace, vec(6), 3, label="Turn") == []
+    with pytest.raises(ValueError, match="label"):
+        store.vector(namespace, vec(6), 3, label="Session")
+
+
 def near(seed: int, i: int, noise: float = 0.02) -> list[float]:
     """A unit vector close to ``vec(seed)``."""
     v = np.asarray(vec(seed)) + noise * np.random.default_rng(10_000 + i).normal(size=384)

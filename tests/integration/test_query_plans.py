@@ -93,6 +93,7 @@ def planned(neo4j_store: Neo4jStore) -> Iterator[dict[str, Any]]:
         "after": 3,
         "batch": {"namespaces": [trajectory_ns], "nodes": [], "edges": {}, "external": []},
         "namespaces": [trajectory_ns, dialogue_ns],
+        "only": "Turn",
         "expect": [],
         "props": True,
     }
