@@ -100,8 +100,8 @@ KNOWN_NAMESPACES = 10_000
 
 
 def _episode_guard(batch: WriteBatch, namespace: str, episode_id: str) -> WriteBatch:
-    """The batch without its condition on the episode's session count (a later session of a group builds
-    on the earlier one, not on what the store holds)."""
+    """The batch without its condition on the episode (its session count, or where its steps end): a later
+    batch of the episode in a group builds on the earlier one, not on what the store holds."""
     ekey = node_key("Episode", episode_id)
     expect = tuple(e for e in batch.expect if not (e.namespace == namespace and e.key == ekey))
     return WriteBatch(batch.nodes, batch.edges, expect)
@@ -113,8 +113,8 @@ class BulkWriter:
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
         self._pool = ThreadPoolExecutor(max_workers=WRITE_LANES, thread_name_prefix="graphmem-bulk")
-        #: The write in flight on each lane (an episode's steps, or the dialogue sessions), oldest first,
-        #: and the (namespace, key) of every node each one writes.
+        #: The write in flight on each lane (an episode's larger batches of steps, or a group), oldest
+        #: first, and its batch (what it writes, and the conditions it carries).
         self._pending: dict[tuple[str, ...], Future[None]] = {}
         self._pending_batches: dict[tuple[str, ...], WriteBatch] = {}
         self._failed: BaseException | None = None
@@ -123,7 +123,8 @@ class BulkWriter:
         #: (namespace, dialogue episode) -> its state after the last session built, and the session ids built.
         self._dialogues: dict[tuple[str, str], DialogueState] = {}
         self._session_ids: dict[tuple[str, str], set[str]] = {}
-        #: Sessions built and not yet handed to the pool: their batches, episodes and turn keys.
+        #: The open group (sessions and small batches of steps built and not yet handed to the pool): its
+        #: batches, their episodes and turn keys.
         self._group: list[WriteBatch] = []
         self._group_episodes: set[tuple[str, str]] = set()
         self._group_turns: set[tuple[str, str]] = set()

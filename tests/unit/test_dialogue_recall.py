@@ -403,8 +403,8 @@ def test_a_dialogue_without_boxes_asks_for_none(memory, monkeypatch):
         assert [e["box_count"] for e in plain.store.episode_nodes(NS, kind="dialogue")] == [0]
         spy(plain.store)
         result = rd.recall_dialogue(plain.store, plain.embedder, NS, "What did Ben name his puppy?", 300)
-        assert asked == ["unit"] and "turn:D3:1" in result.ranking[:3]
+        assert asked == ["Turn"] and "turn:D3:1" in result.ranking[:3]
     asked.clear()
     spy(memory.store)
     recall(memory, "What did Ben name his puppy?")
-    assert sorted(asked) == ["Box", "unit"]
+    assert sorted(asked) == ["Box", "Turn"]
