@@ -56,6 +56,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -99,6 +100,23 @@ GROUP_LANES = (("group", "0"), ("group", "1"))
 KNOWN_NAMESPACES = 10_000
 
 
+@dataclass(frozen=True)
+class _InFlight:
+    """A write in flight, indexed once when it is handed to the pool: the (namespace, key) of every node
+    it writes, and its Episode rows (with their uid) by namespace."""
+
+    keys: frozenset[tuple[str, str]]
+    episodes: dict[str, list[dict[str, Any]]]
+
+    @classmethod
+    def of(cls, batch: WriteBatch) -> _InFlight:
+        episodes: dict[str, list[dict[str, Any]]] = {}
+        for row in batch.nodes:
+            if row.label == "Episode":
+                episodes.setdefault(row.namespace, []).append({**row.props, "uid": row.uid})
+        return cls(frozenset((row.namespace, row.key) for row in batch.nodes), episodes)
+
+
 def _episode_guard(batch: WriteBatch, namespace: str, episode_id: str) -> WriteBatch:
     """The batch without its condition on the episode (its session count, or where its steps end): a later
     batch of the episode in a group builds on the earlier one, not on what the store holds."""
@@ -116,7 +134,7 @@ class BulkWriter:
         #: The write in flight on each lane (an episode's larger batches of steps, or a group), oldest
         #: first, and its batch (what it writes, and the conditions it carries).
         self._pending: dict[tuple[str, ...], Future[None]] = {}
-        self._pending_batches: dict[tuple[str, ...], WriteBatch] = {}
+        self._in_flight: dict[tuple[str, ...], _InFlight] = {}
         self._failed: BaseException | None = None
         #: (namespace, episode) -> the episode's writing state after the last batch handed to the pool.
         self._episodes: dict[tuple[str, str], EpisodeSoFar] = {}
@@ -270,11 +288,16 @@ class BulkWriter:
         if not namespaces:
             return
         stored = self.memory.store.episode_kinds(namespaces)
+        unlanded: dict[str, dict[str, str]] = {}
+        for flight in self._in_flight.values():
+            for namespace, rows in flight.episodes.items():
+                unlanded.setdefault(namespace, {}).update((str(e["uid"]), str(e.get("kind"))) for e in rows)
+        for batch in self._group:
+            for row in batch.nodes:
+                if row.label == "Episode":
+                    unlanded.setdefault(row.namespace, {})[row.uid] = str(row.props.get("kind"))
         for namespace in namespaces:
-            kinds = dict(stored.get(namespace, {}))
-            for batch in (*self._pending_batches.values(), *self._group):
-                kinds.update((row.uid, str(row.props.get("kind"))) for row in batch.nodes if row.namespace == namespace and row.label == "Episode")
-            self._known[namespace] = kinds
+            self._known[namespace] = {**stored.get(namespace, {}), **unlanded.get(namespace, {})}
         while len(self._known) > KNOWN_NAMESPACES:
             self._known.popitem(last=False)
 
@@ -297,12 +320,11 @@ class BulkWriter:
         them itself) that write one of ``keys`` of ``namespace``; the Episode rows of the namespace in the
         others."""
         unlanded: list[dict[str, Any]] = []
-        for lane, batch in list(self._pending_batches.items()):
-            rows = [row for row in batch.nodes if row.namespace == namespace]
-            if (groups or lane not in GROUP_LANES) and any(row.key in keys for row in rows):
+        for lane, flight in list(self._in_flight.items()):
+            if (groups or lane not in GROUP_LANES) and any((namespace, key) in flight.keys for key in keys):
                 self._wait(lane)
             else:
-                unlanded += [{**row.props, "uid": row.uid} for row in rows if row.label == "Episode"]
+                unlanded += flight.episodes.get(namespace, [])
         return unlanded
 
     def _wait(self, lane: tuple[str, ...] | None = None) -> None:
@@ -311,7 +333,7 @@ class BulkWriter:
         failure: BaseException | None = None
         for name in lanes:
             try:
-                self._pending_batches.pop(name, None)
+                self._in_flight.pop(name, None)
                 self._pending.pop(name).result()
             except BaseException as exc:
                 failure = failure or exc
@@ -319,7 +341,7 @@ class BulkWriter:
             return
         # Let the other lanes land too (each write is whole or nothing), then refuse to go on.
         for name in list(self._pending):
-            self._pending_batches.pop(name, None)
+            self._in_flight.pop(name, None)
             try:
                 self._pending.pop(name).result()
             except BaseException:
@@ -347,7 +369,7 @@ class BulkWriter:
         while len(self._pending) >= WRITE_LANES:
             self._wait(next(iter(self._pending)))
         self._pending[lane] = self._pool.submit(self.memory.store.write, batch)
-        self._pending_batches[lane] = batch
+        self._in_flight[lane] = _InFlight.of(batch)
 
     def _submit_group(self) -> None:
         if not self._group:
@@ -356,14 +378,14 @@ class BulkWriter:
         self._group, self._group_rows = [], 0
         self._group_episodes.clear()
         self._group_turns.clear()
-        batch = group[0]
-        for more in group[1:]:
-            batch = batch + more
+        batch = WriteBatch(
+            tuple(row for b in group for row in b.nodes), tuple(edge for b in group for edge in b.edges), tuple(e for b in group for e in b.expect)
+        )
         # Its batches were built on the writes in flight to the same episodes, sessions and turns (the
         # conditions it carries name them): those land first.
         named = {(e.namespace, e.key) for e in batch.expect} | {(r.namespace, r.key) for r in batch.nodes if r.label == "Episode"}
-        for lane, pending in list(self._pending_batches.items()):
-            if any((r.namespace, r.key) in named for r in pending.nodes):
+        for lane, flight in list(self._in_flight.items()):
+            if not named.isdisjoint(flight.keys):
                 self._wait(lane)
         self._group_lane = (self._group_lane + 1) % len(GROUP_LANES)
         self._submit(batch, GROUP_LANES[self._group_lane])
