@@ -136,10 +136,10 @@ class Memory:
         episode = self.store.get_nodes(namespace, [node_key("Episode", episode_id)]).get(node_key("Episode", episode_id))
         if episode is not None and episode.get("kind") != "trajectory":
             raise ConflictError(f"{where} in namespace {namespace!r} is a {episode.get('kind')}, not a trajectory")
-        so_far = episode_so_far(episode)
-        if not so_far.exists:
-            episodes = episodes_with(self.store.episode_nodes(namespace), unlanded_episodes)
-            so_far = type(so_far)(False, len(episodes), None, so_far.vocab, {}, {})
+        if episode is None:
+            so_far = episode_so_far(None, len(episodes_with(self.store.episode_nodes(namespace), unlanded_episodes)))
+        else:
+            so_far = episode_so_far(episode)
         last_t = so_far.last_t
         old = [s for s in steps if last_t is not None and s.t <= last_t]
         new = [s for s in steps if last_t is None or s.t > last_t]
@@ -165,8 +165,7 @@ class Memory:
         where = f"episode {episode_id!r}"
         validate_id(namespace, where, "namespace")
         validate_id(episode_id, where, "episode_id")
-        so_far = episode_so_far(None)
-        return type(so_far)(False, seq, None, so_far.vocab, {}, {}), list(validate_steps(steps, where)), []
+        return episode_so_far(None, seq), list(validate_steps(steps, where)), []
 
     def step_batch(self, namespace: str, episode_id: str, steps: Sequence[Step], so_far: EpisodeSoFar) -> WriteBatch:
         """The rows of validated steps that follow ``so_far``, embedded, with the condition that the

@@ -28,6 +28,7 @@ from graphmem.store.protocol import (
     WriteBatch,
     earliest_start,
     unmet,
+    unit_filter,
 )
 from graphmem.store.text_index import BM25Index, query_terms
 
@@ -47,7 +48,6 @@ class _VectorIndex:
         self.keys: list[str] = []
         self.slot: dict[str, int] = {}
         self.matrix = np.zeros((64, dimensions), dtype=np.float32)
-        self.labels: list[str] = []
         self._codes: dict[str, int] = {}
         self.label_codes = np.zeros(64, dtype=np.int16)
 
@@ -79,17 +79,16 @@ class _VectorIndex:
         if norm > 0:
             query = query / norm
         sims = self.matrix[:n] @ query
-        if only is not None:
-            if only not in self._codes:
-                return []
+        if only is None:
+            rows = np.arange(n)
+        elif only in self._codes:
             rows = np.flatnonzero(self.label_codes[:n] == self._codes[only])
-            if rows.size == 0:
-                return []
-            k = min(k, rows.size)
-            top = rows[np.argpartition(-sims[rows], k - 1)[:k]]
-            return sorted(((self.keys[i], (1.0 + float(sims[i])) / 2.0) for i in top), key=lambda kv: (-kv[1], kv[0]))
-        k = min(k, n)
-        top = np.argpartition(-sims, k - 1)[:k]
+        else:
+            return []
+        if rows.size == 0:
+            return []
+        k = min(k, rows.size)
+        top = rows[np.argpartition(-sims[rows], k - 1)[:k]]
         ranked = sorted(((self.keys[i], (1.0 + float(sims[i])) / 2.0) for i in top), key=lambda kv: (-kv[1], kv[0]))
         return ranked
 
@@ -356,9 +355,8 @@ class EmbeddedStore:
     def vector(self, namespace: str, embedding: Sequence[float], k: int, label: str = "unit", with_props: bool = False) -> list[Hit]:
         if k <= 0:
             return []
-        if label not in ("unit", "Box", *UNIT_LABELS):
-            raise ValueError(f"vector search takes label 'unit', 'Box', 'Step' or 'Turn', not {label!r}")
-        group, only = ("unit", label) if label in UNIT_LABELS else (label, None)
+        only = unit_filter(label)
+        group = "unit" if only is not None else label
         with self._lock:
             index = self._vectors.get((namespace, group))
             if index is None:

@@ -34,6 +34,7 @@ from graphmem.store.protocol import (
     WriteBatch,
     earliest_start,
     unmet,
+    unit_filter,
 )
 from graphmem.store.text_index import lucene_query, query_terms
 
@@ -397,10 +398,8 @@ class Neo4jStore:
     def vector(self, namespace: str, embedding: Sequence[float], k: int, label: str = "unit", with_props: bool = False) -> list[Hit]:
         if k <= 0:
             return []
-        if label not in ("unit", "Box", *UNIT_LABELS):
-            raise ValueError(f"vector search takes label 'unit', 'Box', 'Step' or 'Turn', not {label!r}")
+        only = unit_filter(label)
         name = "recall/vector_boxes" if label == "Box" else "recall/vector_units"
-        only = label if label in UNIT_LABELS else None
         vec = [float(x) for x in embedding]
         size_key = (namespace, label)
         tried_exact = False
@@ -433,8 +432,7 @@ class Neo4jStore:
     def _approximate(self, name: str, size_key: tuple[str, str], only: str | None, vec: list[float], fetch: int, k: int,
                      with_props: bool) -> list[Hit]:
         """The namespace's top k among the index's ``fetch`` nearest; updates its observed share."""
-        params = {"only": only} if name == "recall/vector_units" else {}
-        row = self._read(name, namespace=size_key[0], embedding=vec, fetch=fetch, k=k, props=with_props, **params)[0]
+        row = self._read(name, namespace=size_key[0], only=only, embedding=vec, fetch=fetch, k=k, props=with_props)[0]
         observed = max(int(row["seen"]), 1) / fetch
         previous = self._share.get(size_key)
         self._share[size_key] = observed if previous is None else (previous + observed) / 2
@@ -442,8 +440,8 @@ class Neo4jStore:
 
     def _exact(self, name: str, namespace: str, only: str | None, vec: list[float], k: int, with_props: bool) -> list[Hit] | None:
         """The exact top k of a namespace with at most EXACT_CAP vectors; None when it holds more."""
-        params = {"only": only} if name == "recall/vector_units" else {}
-        exact = self._read(f"{name}_exact", namespace=namespace, embedding=vec, cap=EXACT_CAP + 1, k=k, props=with_props, **params)
+        # $only is a parameter of the unit queries; the box queries do not name it (Neo4j ignores it).
+        exact = self._read(f"{name}_exact", namespace=namespace, only=only, embedding=vec, cap=EXACT_CAP + 1, k=k, props=with_props)
         if exact and int(exact[0]["seen"]) <= EXACT_CAP:
             return [_hit(hit) for hit in exact[0]["hits"]]
         return None

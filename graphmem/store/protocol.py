@@ -45,6 +45,20 @@ def node_key(label: str, uid: str) -> str:
     return f"{label.lower()}:{uid}"
 
 
+def unit_filter(label: str) -> str | None:
+    """The unit label a vector search over ``label`` keeps to ("Step" or "Turn"), or None ("unit": every
+    unit; "Box": the boxes' own index). Any other label is a ``ValueError``.
+
+    >>> unit_filter("Turn"), unit_filter("unit"), unit_filter("Box")
+    ('Turn', None, None)
+    """
+    if label in UNIT_LABELS:
+        return label
+    if label in ("unit", "Box"):
+        return None
+    raise ValueError(f"vector search takes label 'unit', 'Box', 'Step' or 'Turn', not {label!r}")
+
+
 def episodes_with(stored: Sequence[dict[str, Any]], unlanded: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """A namespace's Episode nodes as they will be once the writes in flight land: the stored ones (from
     ``GraphStore.episode_nodes``) and the Episode rows of those writes, one per ``uid``, the row in flight
@@ -119,7 +133,16 @@ class WriteBatch:
     expect: tuple[Expect, ...] = ()
 
     def __add__(self, other: "WriteBatch") -> "WriteBatch":
-        return WriteBatch(self.nodes + other.nodes, self.edges + other.edges, self.expect + other.expect)
+        return WriteBatch.join([self, other])
+
+    @staticmethod
+    def join(batches: Sequence["WriteBatch"]) -> "WriteBatch":
+        """The batches as one, in order (one concatenation, however many there are)."""
+        return WriteBatch(
+            tuple(row for b in batches for row in b.nodes),
+            tuple(edge for b in batches for edge in b.edges),
+            tuple(e for b in batches for e in b.expect),
+        )
 
 
 @dataclass(frozen=True)

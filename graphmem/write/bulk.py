@@ -54,7 +54,7 @@ this way) completes the episode.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
@@ -100,6 +100,13 @@ GROUP_LANES = (("group", "0"), ("group", "1"))
 KNOWN_NAMESPACES = 10_000
 
 
+def _episode_rows(batch: WriteBatch) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The batch's Episode rows as (namespace, properties with the uid)."""
+    for row in batch.nodes:
+        if row.label == "Episode":
+            yield row.namespace, {**row.props, "uid": row.uid}
+
+
 @dataclass(frozen=True)
 class _InFlight:
     """A write in flight, indexed once when it is handed to the pool: the (namespace, key) of every node
@@ -111,9 +118,8 @@ class _InFlight:
     @classmethod
     def of(cls, batch: WriteBatch) -> _InFlight:
         episodes: dict[str, list[dict[str, Any]]] = {}
-        for row in batch.nodes:
-            if row.label == "Episode":
-                episodes.setdefault(row.namespace, []).append({**row.props, "uid": row.uid})
+        for namespace, episode in _episode_rows(batch):
+            episodes.setdefault(namespace, []).append(episode)
         return cls(frozenset((row.namespace, row.key) for row in batch.nodes), episodes)
 
 
@@ -289,22 +295,18 @@ class BulkWriter:
             return
         stored = self.memory.store.episode_kinds(namespaces)
         unlanded: dict[str, dict[str, str]] = {}
-        for flight in self._in_flight.values():
-            for namespace, rows in flight.episodes.items():
-                unlanded.setdefault(namespace, {}).update((str(e["uid"]), str(e.get("kind"))) for e in rows)
-        for batch in self._group:
-            for row in batch.nodes:
-                if row.label == "Episode":
-                    unlanded.setdefault(row.namespace, {})[row.uid] = str(row.props.get("kind"))
+        in_flight = [(ns, e) for flight in self._in_flight.values() for ns, rows in flight.episodes.items() for e in rows]
+        for namespace, episode in [*in_flight, *(row for batch in self._group for row in _episode_rows(batch))]:
+            unlanded.setdefault(namespace, {})[str(episode["uid"])] = str(episode.get("kind"))
         for namespace in namespaces:
             self._known[namespace] = {**stored.get(namespace, {}), **unlanded.get(namespace, {})}
         while len(self._known) > KNOWN_NAMESPACES:
             self._known.popitem(last=False)
 
     def _remember_episodes(self, batch: WriteBatch) -> None:
-        for row in batch.nodes:
-            if row.label == "Episode" and row.namespace in self._known:
-                self._known[row.namespace][row.uid] = str(row.props.get("kind"))
+        for namespace, episode in _episode_rows(batch):
+            if namespace in self._known:
+                self._known[namespace][str(episode["uid"])] = str(episode.get("kind"))
 
     def _settle(self, namespace: str, keys: set[str]) -> list[dict[str, Any]]:
         """Before reading ``keys`` of ``namespace`` from the store: write the group built so far if it
@@ -378,9 +380,7 @@ class BulkWriter:
         self._group, self._group_rows = [], 0
         self._group_episodes.clear()
         self._group_turns.clear()
-        batch = WriteBatch(
-            tuple(row for b in group for row in b.nodes), tuple(edge for b in group for edge in b.edges), tuple(e for b in group for e in b.expect)
-        )
+        batch = WriteBatch.join(group)
         # Its batches were built on the writes in flight to the same episodes, sessions and turns (the
         # conditions it carries name them): those land first.
         named = {(e.namespace, e.key) for e in batch.expect} | {(r.namespace, r.key) for r in batch.nodes if r.label == "Episode"}

@@ -199,10 +199,11 @@ def build_step_batch(
     return WriteBatch((NodeRow("Episode", namespace, episode_id, episode_props), *nodes), tuple(edges))
 
 
-def episode_so_far(props: dict[str, Any] | None) -> EpisodeSoFar:
-    """Rebuild the writing state of an episode from its stored ``Episode`` node (None: a new episode)."""
+def episode_so_far(props: dict[str, Any] | None, seq: int = 0) -> EpisodeSoFar:
+    """Rebuild the writing state of an episode from its stored ``Episode`` node (None: a new episode,
+    which takes place ``seq`` among its namespace's episodes)."""
     if props is None:
-        return EpisodeSoFar(False, 0, None, empty_vocab(), {}, {})
+        return EpisodeSoFar(False, seq, None, empty_vocab(), {}, {})
     totals = {(k, o): int(n) for k, o, n in json.loads(props.get("totals", "[]"))}
     last_gain = {item: int(t) for item, t in json.loads(props.get("last_gain", "[]"))}
     vocab = json.loads(props.get("vocab", "{}")) or empty_vocab()
