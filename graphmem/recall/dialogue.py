@@ -28,14 +28,14 @@ import functools
 import json
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
 from graphmem.embed import Embedder
 from graphmem.recall.frames import RecallFrame, induce_frame
-from graphmem.recall.packer import Evidence, PackItem, pack
+from graphmem.recall.packer import Evidence, PackItem, Packer, pack
 from graphmem.recall.parallel import together
 from graphmem.store.protocol import GraphStore, node_key
 from graphmem.store.text_index import FUNCTION_WORDS, analyze
@@ -322,19 +322,33 @@ def _words(unit: str) -> tuple[str, ...]:
     return tuple(analyze(unit))
 
 
-@functools.lru_cache(maxsize=65536)
-def _matched_terms(word: str, terms: tuple[str, ...]) -> frozenset[int]:
-    """Indexes of the terms that ``word`` matches (``_stem_match``)."""
-    return frozenset(i for i, t in enumerate(terms) if _stem_match(t, word))
+@functools.lru_cache(maxsize=8192)
+def _word_set(unit: str) -> frozenset[str]:
+    return frozenset(_words(unit))
+
+
+@functools.lru_cache(maxsize=64)
+def _term_matcher(terms: tuple[str, ...]) -> Callable[[str], int]:
+    """``_unit_score`` for one question's terms, remembering which terms each word matches (a question's
+    trimming meets the same words in many sentences)."""
+    by_word: dict[str, frozenset[int]] = {}
+
+    def score(unit: str) -> int:
+        matched: set[int] = set()
+        for word in _word_set(unit):
+            hits = by_word.get(word)
+            if hits is None:
+                hits = by_word[word] = frozenset(i for i, t in enumerate(terms) if _stem_match(t, word))
+            if hits:
+                matched |= hits
+        return len(matched)
+
+    return score
 
 
 def _unit_score(unit: str, terms: Sequence[str]) -> int:
     """How many of the terms some word of the unit matches."""
-    key = tuple(terms)
-    matched: set[int] = set()
-    for word in set(_words(unit)):
-        matched |= _matched_terms(word, key)
-    return len(matched)
+    return _term_matcher(tuple(terms))(unit)
 
 
 def short_caption(caption: str) -> str:
@@ -365,8 +379,9 @@ def trim_turn(utterance: str, caption: str | None, terms: Sequence[str], names: 
     full = utterance.strip() + (f" {photo}" if photo else "")
     if not terms or count_line_tokens(full) <= TRIM_MIN_TOKENS:
         return full, False
-    scored = [(_unit_score(u, terms), u) for u in units]
-    photo_score = _unit_score(caption or "", terms) if photo else 0
+    unit_score = _term_matcher(tuple(terms))
+    scored = [(unit_score(u), u) for u in units]
+    photo_score = unit_score(caption or "") if photo else 0
     if max([s for s, _ in scored] + [photo_score]) <= 0:
         # Nothing matches the question: keep the turn's most contentful sentences (KEEP_UNMATCHED of them,
         # by number of content words; reactions and greetings have few) and the photo.
@@ -401,18 +416,10 @@ def trim_turn(utterance: str, caption: str | None, terms: Sequence[str], names: 
     return (text, cut) if cut else (full, False)
 
 
-def turn_line(
-    props: dict[str, Any],
-    terms: Sequence[str] = (),
-    names: frozenset[str] = frozenset(),
-    topic: str | None = None,
-) -> str:
-    """``[id] speaker: text [photo: caption] (event D)``; trimmed to the question's sentences when long.
-
-    Given a ``topic`` (the full context serialization), the speaker is followed by the people the turn
-    mentions and its box's topic: ``[id] speaker (mentions A, B; topic: T): text``.
-    """
-    text, _ = trim_turn(str(props.get("utterance", "")), props.get("image_caption"), terms, names)
+def turn_opening(props: dict[str, Any], topic: str | None = None) -> str:
+    """What a turn's line opens with: ``[id] speaker:``; with a ``topic`` (the full context serialization),
+    the people the turn mentions and its box's topic follow the speaker: ``[id] speaker (mentions A, B;
+    topic: T):``."""
     speaker = str(props.get("speaker", "?"))
     context = []
     if topic is not None:
@@ -422,7 +429,19 @@ def turn_line(
         if topic:
             context.append(f"topic: {topic}")
     who = f"{speaker} ({'; '.join(context)})" if context else speaker
-    line = f"[{props['uid']}] {who}: {text}"
+    return f"[{props['uid']}] {who}:"
+
+
+def turn_line(
+    props: dict[str, Any],
+    terms: Sequence[str] = (),
+    names: frozenset[str] = frozenset(),
+    topic: str | None = None,
+) -> str:
+    """``[id] speaker: text [photo: caption] (event D)``; trimmed to the question's sentences when long
+    (``turn_opening`` says what the line opens with)."""
+    text, _ = trim_turn(str(props.get("utterance", "")), props.get("image_caption"), terms, names)
+    line = f"{turn_opening(props, topic)} {text}"
     if props.get("event_start") is not None:
         line += f" (event {_day(props['event_start'])}"
         if props.get("event_end") is not None and _day(props["event_end"]) != _day(props["event_start"]):
@@ -642,7 +661,9 @@ def recall_dialogue(
         wanted = {node_key("Session", str(nodes[k]["session"])) for k in offered if nodes[k].get("session")}
         wanted |= {str(nodes[k]["box"]) for k in offered if nodes[k].get("box")}
         context_nodes = store.get_nodes(namespace, sorted(wanted))
-    items: list[PackItem] = []
+    # Lines are written as the packer takes them: a turn whose opening alone no longer fits is skipped
+    # without trimming its text (most offered turns, once the budget is nearly full).
+    packer = Packer(budget)
     for key in offered:
         props = nodes[key]
         start = props.get("session_start")
@@ -653,9 +674,11 @@ def recall_dialogue(
             if start is not None and session.get("end") is not None and _day(session["end"]) != _day(float(start)):
                 header = f"{_day(float(start))} to {_day(float(session['end']))}:"
             topic = str(context_nodes.get(str(props.get("box") or ""), {}).get("topic") or "")
+        if not packer.may_fit(turn_opening(props, topic)):
+            continue
         line = turn_line(props, query.lexical, names, topic)
-        items.append(PackItem(props["uid"], line, order=float(props.get("seq", 0)), header=header))
-    return DialogueRecall(pack(items, budget), frame, tuple(ranking), tuple(str(nodes[k]["uid"]) for k in ranking))
+        packer.offer(PackItem(props["uid"], line, order=float(props.get("seq", 0)), header=header))
+    return DialogueRecall(packer.evidence(), frame, tuple(ranking), tuple(str(nodes[k]["uid"]) for k in ranking))
 
 
 def recall_turns(store: GraphStore, embedder: Embedder, namespace: str, question: str, budget: int, **options: Any) -> Evidence:

@@ -50,3 +50,38 @@ def test_layout_groups_by_header_in_order():
 def test_zero_budget_is_empty():
     ev = pack([PackItem("a", "x")], 0)
     assert ev.source_ids == () and ev.text == "" and ev.tokens == 0
+
+
+# Lines an answering model's evidence really holds: ids, punctuation ends, cut marks, photo captions,
+# digits, unicode, inner newlines; and the lines cl100k could join to a newline (leading whitespace,
+# empty), which the packer must measure on the rendered text.
+tricky_lines = st.lists(
+    st.sampled_from(["[D1:3]", " Melanie:", " …", "…", ".", "!", "?", "\n", "\r\n", " ", "  ", "\t", "2023", "7",
+                     " [photo: a lake]", " (event 8 May 2023)", "é", "日本", "'s", " don't", ":", ")", "\u00a0", "word"]),
+    min_size=0, max_size=12,
+).map("".join)
+tricky_items = st.lists(
+    st.builds(PackItem, source_id=st.text(alphabet="abc123", min_size=1, max_size=3), line=tricky_lines,
+              order=st.floats(min_value=0, max_value=50, allow_nan=False), header=st.sampled_from(["", "8 May 2023:", " S2:", "S3:\n"])),
+    max_size=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(items=tricky_items, budget=st.integers(min_value=0, max_value=120))
+def test_per_line_count_packs_exactly_like_measuring_the_rendered_text(items, budget):
+    from graphmem.recall.packer import _pack_rendered
+
+    fast, slow = pack(items, budget), _pack_rendered(items, budget, count_tokens)
+    assert fast == slow
+    assert fast.tokens == (count_tokens(fast.text) if fast.text else 0) <= budget
+
+
+def test_packer_offers_one_at_a_time_and_bounds_a_line_by_its_opening():
+    from graphmem.recall.packer import Packer
+
+    packer = Packer(12)
+    assert packer.offer(PackItem("a", "[1] collect wood"))
+    assert not packer.may_fit("[2] place table and then")  # the opening alone leaves no room
+    assert packer.may_fit("[2]")
+    assert packer.evidence().source_ids == ("a",)
