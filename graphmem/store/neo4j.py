@@ -66,6 +66,12 @@ EXACT_CAP = 5000
 EXACT_SPLIT_AT = 400
 EXACT_PARTS = 2
 DIMENSIONS = 384
+#: How long a write (a managed transaction) is retried on transient errors, in seconds (the driver's
+#: default is 30). A busy server can hold a new transaction back that long: in a 1M-unit bulk load
+#: (session 11) the server's last closed transaction lagged a committed one for over a minute, every write
+#: that carried the newer bookmark failed with BookmarkTimeout after the driver's 30 s of retries, and the
+#: load stopped; the lag had passed when the load was resumed.
+WRITE_RETRY_SECONDS = 180.0
 #: Attempts of a read on a transient failure (server restarting, leader switch), with 0.1 s, 0.2 s, ... waits.
 READ_ATTEMPTS = 4
 
@@ -121,7 +127,9 @@ class Neo4jStore:
         self._parts_pool: ThreadPoolExecutor | None = None
         self._parts_lock = threading.Lock()
         try:
-            self.driver = GraphDatabase.driver(uri, auth=auth, max_connection_pool_size=max_connection_pool_size)
+            self.driver = GraphDatabase.driver(
+                uri, auth=auth, max_connection_pool_size=max_connection_pool_size, max_transaction_retry_time=WRITE_RETRY_SECONDS
+            )
             self.driver.verify_connectivity()
         except (ServiceUnavailable, ValueError, Neo4jError, OSError) as exc:
             raise StoreError(
