@@ -87,7 +87,6 @@ def planned(neo4j_store: Neo4jStore) -> Iterator[dict[str, Any]]:
         "k": 30,
         "fetch": 120,
         "cap": 5001,
-        "skip": 0,
         "limit": 150,
         "embedding": vector,
         "before": 2,
@@ -135,9 +134,8 @@ def test_plan_is_index_backed(neo4j_store: Neo4jStore, planned: dict[str, Any], 
     loops = [op for op, details in operators if "vector.similarity" in details]
     if loops:
         # Vector similarity in Cypher is allowed only as the bounded exact search of a small namespace:
-        # the rows compared must come from a namespace index seek cut off by LIMIT $cap (or by a part's
-        # $limit, which Neo4jStore keeps within the cap).
-        bounded = any(op.startswith("Limit") and ("$cap" in details or "$limit" in details) for op, details in operators)
+        # the rows compared must come from a namespace index seek cut off by LIMIT $cap.
+        bounded = any(op.startswith("Limit") and "$cap" in details for op, details in operators)
         assert bounded, f"{name} computes vector similarity in Cypher over unbounded rows (a brute-force loop): {loops}"
     leaf_ops = {op.split("@")[0] for op, _ in operators}
     if name.startswith("recall/") and "CALL db.index" not in statement:
