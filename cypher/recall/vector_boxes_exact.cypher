@@ -3,18 +3,14 @@
 // few or no hits from it (see vector_boxes). Bounded: the box_namespace seek stops at $cap nodes, and the
 // vectors are compared only when the namespace has fewer than $cap boxes (``seen`` < $cap), so the
 // cost never grows with the database or a large namespace. Scores are the index's (1 + cos) / 2.
-// One part of the namespace: the units from position $skip of its namespace index seek (in the
-// index's order), at most $limit of them; the caller may search a large namespace as several parts
-// at once (Neo4jStore._exact) and merge their hits. A part compares its vectors only while $skip +
-// seen < $cap. ($skip 0, $limit $cap: the whole namespace in one query.)
-// Parameters: $namespace, $embedding: [Float], $cap, $skip, $limit, $k, $props: Boolean.
+// Parameters: $namespace, $embedding: [Float], $cap, $k, $props: Boolean.
 // Returns: seen, hits: [[key, uid, score, props ([name, value] pairs without the embedding when $props, else null)]] (best first).
 MATCH (u:Box {namespace: $namespace})
 USING INDEX SEEK u:Box(namespace)
-WITH u SKIP $skip LIMIT $limit
+WITH u LIMIT $cap
 WITH collect(u) AS candidates
 RETURN size(candidates) AS seen,
-       CASE WHEN $skip + size(candidates) < $cap
+       CASE WHEN size(candidates) < $cap
             THEN COLLECT {
                    UNWIND candidates AS c
                    WITH c, vector.similarity.cosine(c.embedding, $embedding) AS score

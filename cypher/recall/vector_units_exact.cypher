@@ -4,18 +4,14 @@
 // vectors are compared only when the namespace has fewer than $cap units (``seen`` < $cap), so the
 // cost never grows with the database or a large namespace. Scores are the index's (1 + cos) / 2. With
 // $only ('Step' or 'Turn'), only units of that label are compared (``seen`` still counts every unit).
-// One part of the namespace: the units from position $skip of its namespace index seek (in the
-// index's order), at most $limit of them; the caller may search a large namespace as several parts
-// at once (Neo4jStore._exact) and merge their hits. A part compares its vectors only while $skip +
-// seen < $cap. ($skip 0, $limit $cap: the whole namespace in one query.)
-// Parameters: $namespace, $only: String or null, $embedding: [Float], $cap, $skip, $limit, $k, $props: Boolean.
+// Parameters: $namespace, $only: String or null, $embedding: [Float], $cap, $k, $props: Boolean.
 // Returns: seen, hits: [[key, uid, score, props ([name, value] pairs without the embedding when $props, else null)]] (best first).
 MATCH (u:Unit {namespace: $namespace})
 USING INDEX SEEK u:Unit(namespace)
-WITH u SKIP $skip LIMIT $limit
+WITH u LIMIT $cap
 WITH collect(u) AS candidates
 RETURN size(candidates) AS seen,
-       CASE WHEN $skip + size(candidates) < $cap
+       CASE WHEN size(candidates) < $cap
             THEN COLLECT {
                    UNWIND candidates AS c
                    WITH c WHERE $only IS NULL OR $only IN labels(c)

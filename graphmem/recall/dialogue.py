@@ -329,8 +329,8 @@ def _word_set(unit: str) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=64)
 def _term_matcher(terms: tuple[str, ...]) -> Callable[[str], int]:
-    """How many of the terms some word of a unit (a sentence, a caption) matches, for one question's terms;
-    each word's matches are remembered (a question's trimming meets the same words in many sentences)."""
+    """``_unit_score`` for one question's terms, remembering which terms each word matches (a question's
+    trimming meets the same words in many sentences)."""
     by_word: dict[str, frozenset[int]] = {}
 
     def score(unit: str) -> int:
@@ -344,6 +344,11 @@ def _term_matcher(terms: tuple[str, ...]) -> Callable[[str], int]:
         return len(matched)
 
     return score
+
+
+def _unit_score(unit: str, terms: Sequence[str]) -> int:
+    """How many of the terms some word of the unit matches."""
+    return _term_matcher(tuple(terms))(unit)
 
 
 def short_caption(caption: str) -> str:

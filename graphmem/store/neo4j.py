@@ -12,10 +12,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
-import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import neo4j
@@ -59,12 +57,6 @@ VECTOR_FETCH_CAP = 4096
 #: A namespace with fewer units (or boxes) than this is searched exactly when the shared index cannot
 #: fill k from it (bounded by this many vector comparisons; 0 disables it).
 EXACT_CAP = 5000
-#: A namespace (and label) whose last exact search counted at least this many units is searched as
-#: EXACT_PARTS parts at once, one query each over its share of the namespace index seek, merged here: the
-#: server reads and compares the vectors on several cores, so a recall waits for half of them. On the
-#: benchmark's 1,000 namespaces of ~1,000 units (500 turns each) ... (see README, session 11).
-EXACT_SPLIT_AT = 400
-EXACT_PARTS = 2
 DIMENSIONS = 384
 #: How long a write (a managed transaction) is retried on transient errors, in seconds (the driver's
 #: default is 30). A busy server can hold a new transaction back that long: in a 1M-unit bulk load
@@ -122,10 +114,6 @@ class Neo4jStore:
         self._is_small: dict[tuple[str, str], bool] = {}
         #: The share of a (namespace, label) among the index's nearest neighbours, as last observed.
         self._share: dict[tuple[str, str], float] = {}
-        #: How many units (or boxes) a namespace's last exact search counted (see ``_exact``).
-        self._exact_seen: dict[tuple[str, str], int] = {}
-        self._parts_pool: ThreadPoolExecutor | None = None
-        self._parts_lock = threading.Lock()
         try:
             self.driver = GraphDatabase.driver(
                 uri, auth=auth, max_connection_pool_size=max_connection_pool_size, max_transaction_retry_time=WRITE_RETRY_SECONDS
@@ -427,7 +415,7 @@ class Neo4jStore:
             # A namespace not known to be large is first searched exactly: complete, bounded by EXACT_CAP
             # comparisons, and one query instead of a shared-index query that other namespaces crowd.
             # Most namespaces of a many-tenant database are small; a large one is remembered as such.
-            hits = self._exact(name, size_key, only, vec, k, with_props)
+            hits = self._exact(name, namespace, only, vec, k, with_props)
             self._is_small[size_key] = hits is not None
             if hits is not None:
                 return hits
@@ -439,7 +427,7 @@ class Neo4jStore:
             return hits
         if EXACT_CAP > 0 and not tried_exact:
             # Known large, yet the shared index cannot fill k: it may have shrunk since.
-            exact = self._exact(name, size_key, only, vec, k, with_props)
+            exact = self._exact(name, namespace, only, vec, k, with_props)
             if exact is not None:
                 self._is_small[size_key] = True
                 return exact
@@ -458,43 +446,13 @@ class Neo4jStore:
         self._share[size_key] = observed if previous is None else (previous + observed) / 2
         return [_hit(hit) for hit in row["hits"]]
 
-    def _exact(self, name: str, size_key: tuple[str, str], only: str | None, vec: list[float], k: int,
-               with_props: bool) -> list[Hit] | None:
-        """The exact top k of a namespace with at most EXACT_CAP vectors; None when it holds more.
-
-        A namespace whose last search counted EXACT_SPLIT_AT units or more is read as EXACT_PARTS parts of
-        its namespace index seek at once (the last part runs to the cap, so units added since are not
-        missed); their hits are merged in the query's order (score, then key).
-        """
-        namespace = size_key[0]
-        cap = EXACT_CAP + 1
-        known = self._exact_seen.get(size_key, 0)
-        parts = EXACT_PARTS if known >= EXACT_SPLIT_AT else 1
-        size = math.ceil(known / parts) if parts > 1 else cap
-        bounds = [(i * size, size if i < parts - 1 else cap - i * size) for i in range(parts)]
-
-        def part(bound: tuple[int, int]) -> list[neo4j.Record]:
-            # $only is a parameter of the unit queries; the box queries do not name it (Neo4j ignores it).
-            return self._read(f"{name}_exact", namespace=namespace, only=only, embedding=vec, cap=cap, skip=bound[0],
-                              limit=bound[1], k=k, props=with_props)
-
-        results = [part(bounds[0])] if parts == 1 else list(self._pool().map(part, bounds))
-        seen = sum(int(records[0]["seen"]) for records in results if records)
-        self._exact_seen[size_key] = seen
-        if seen > EXACT_CAP:
-            return None
-        hits = [_hit(row) for records in results if records for row in records[0]["hits"]]
-        if parts == 1:
-            return hits
-        unique = {hit.key: hit for hit in reversed(hits)}  # a unit read by two parts (added meanwhile) once
-        return sorted(unique.values(), key=lambda h: (-h.score, h.key))[:k]
-
-    def _pool(self) -> ThreadPoolExecutor:
-        """Threads for the parts of an exact search, started on first use."""
-        with self._parts_lock:
-            if self._parts_pool is None:
-                self._parts_pool = ThreadPoolExecutor(max_workers=2 * EXACT_PARTS, thread_name_prefix="graphmem-exact")
-            return self._parts_pool
+    def _exact(self, name: str, namespace: str, only: str | None, vec: list[float], k: int, with_props: bool) -> list[Hit] | None:
+        """The exact top k of a namespace with at most EXACT_CAP vectors; None when it holds more."""
+        # $only is a parameter of the unit queries; the box queries do not name it (Neo4j ignores it).
+        exact = self._read(f"{name}_exact", namespace=namespace, only=only, embedding=vec, cap=EXACT_CAP + 1, k=k, props=with_props)
+        if exact and int(exact[0]["seen"]) <= EXACT_CAP:
+            return [_hit(hit) for hit in exact[0]["hits"]]
+        return None
 
     def box_members(self, namespace: str, box_keys: Sequence[str]) -> dict[str, list[str]]:
         if not box_keys:
@@ -533,6 +491,4 @@ class Neo4jStore:
             raise StoreError(f"deleting namespace {namespace!r} failed: {exc}") from exc
 
     def close(self) -> None:
-        if self._parts_pool is not None:
-            self._parts_pool.shutdown(wait=True)
         self.driver.close()

@@ -243,40 +243,6 @@ def near(seed: int, i: int, noise: float = 0.02) -> list[float]:
     return [float(x) for x in v / np.linalg.norm(v)]
 
 
-@pytest.mark.parametrize("split_at", [100_000, 8], ids=["one-query", "in-parts"])
-def test_exact_vector_search_in_parts_ranks_like_one_query(store, namespace, other_namespace, monkeypatch, split_at):
-    # Neo4j reads a namespace that its last exact search found large (EXACT_SPLIT_AT) as EXACT_PARTS parts
-    # at once and merges their hits: the ranking must be the one query's (and the embedded store's), a
-    # label filter must hold in every part, and units added after the size was learned must not be missed.
-    import graphmem.store.neo4j as neo4j_store
-
-    monkeypatch.setattr(neo4j_store, "EXACT_SPLIT_AT", split_at)
-    monkeypatch.setattr(neo4j_store, "EXACT_PARTS", 3)
-    vectors = {f"s{i}": near(6, i, noise=0.3) for i in range(20)}
-    steps = [NodeRow("Step", namespace, uid, {"episode": "run", "t": i, "text": "step", "embedding": v})
-             for i, (uid, v) in enumerate(vectors.items())]
-    turn_vectors = {f"D1:{i}": near(6, 100 + i, noise=0.3) for i in range(7)}
-    turns = [NodeRow("Turn", namespace, uid, {"speaker": "Maya", "text": "turn", "embedding": v}) for uid, v in turn_vectors.items()]
-    store.write(WriteBatch(tuple(steps + turns), ()))
-    store.write(step_rows(other_namespace, "run", 16))
-
-    def ranked(table: dict[str, list[float]]) -> list[str]:
-        query = np.asarray(vec(6))
-        cos = {uid: float(np.dot(query, v) / np.linalg.norm(v)) for uid, v in table.items()}
-        return sorted(cos, key=lambda uid: -cos[uid])  # no ties: the vectors are far apart
-
-    learn = store.vector(namespace, vec(6), 10)  # the first search learns the namespace's size
-    parts = store.vector(namespace, vec(6), 10)
-    assert parts == learn
-    assert [h.uid for h in parts] == ranked(vectors | turn_vectors)[:10]
-    assert [h.uid for h in store.vector(namespace, vec(6), 5, label="Turn")] == ranked(turn_vectors)[:5]
-    assert [h.uid for h in store.vector(namespace, vec(6), 30, label="Step")] == ranked(vectors)
-    closer = {f"new{i}": near(6, 500 + i, noise=0.01) for i in range(4)}
-    store.write(WriteBatch(tuple(NodeRow("Step", namespace, uid, {"episode": "run", "t": 100 + i, "text": "step", "embedding": v})
-                                 for i, (uid, v) in enumerate(closer.items())), ()))
-    assert [h.uid for h in store.vector(namespace, vec(6), 6, label="Step")] == ranked(vectors | closer)[:6]
-
-
 def test_vector_search_finds_a_namespace_crowded_out_of_the_shared_index(store, namespace, other_namespace, monkeypatch):
     # The other namespace's 300 vectors are all closer to the query than anything of ours: the shared
     # vector index's first few hundred answers hold none of our units. The search must still return our
