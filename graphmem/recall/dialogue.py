@@ -329,8 +329,8 @@ def _word_set(unit: str) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=64)
 def _term_matcher(terms: tuple[str, ...]) -> Callable[[str], int]:
-    """``_unit_score`` for one question's terms, remembering which terms each word matches (a question's
-    trimming meets the same words in many sentences)."""
+    """How many of the terms some word of a unit (a sentence, a caption) matches, for one question's terms;
+    each word's matches are remembered (a question's trimming meets the same words in many sentences)."""
     by_word: dict[str, frozenset[int]] = {}
 
     def score(unit: str) -> int:
@@ -344,11 +344,6 @@ def _term_matcher(terms: tuple[str, ...]) -> Callable[[str], int]:
         return len(matched)
 
     return score
-
-
-def _unit_score(unit: str, terms: Sequence[str]) -> int:
-    """How many of the terms some word of the unit matches."""
-    return _term_matcher(tuple(terms))(unit)
 
 
 def short_caption(caption: str) -> str:
@@ -437,11 +432,12 @@ def turn_line(
     terms: Sequence[str] = (),
     names: frozenset[str] = frozenset(),
     topic: str | None = None,
+    opening: str | None = None,
 ) -> str:
-    """``[id] speaker: text [photo: caption] (event D)``; trimmed to the question's sentences when long
-    (``turn_opening`` says what the line opens with)."""
+    """``[id] speaker: text [photo: caption] (event D)``; trimmed to the question's sentences when long.
+    ``opening`` is ``turn_opening(props, topic)`` when the caller has it already."""
     text, _ = trim_turn(str(props.get("utterance", "")), props.get("image_caption"), terms, names)
-    line = f"{turn_opening(props, topic)} {text}"
+    line = f"{opening if opening is not None else turn_opening(props, topic)} {text}"
     if props.get("event_start") is not None:
         line += f" (event {_day(props['event_start'])}"
         if props.get("event_end") is not None and _day(props["event_end"]) != _day(props["event_start"]):
@@ -674,9 +670,10 @@ def recall_dialogue(
             if start is not None and session.get("end") is not None and _day(session["end"]) != _day(float(start)):
                 header = f"{_day(float(start))} to {_day(float(session['end']))}:"
             topic = str(context_nodes.get(str(props.get("box") or ""), {}).get("topic") or "")
-        if not packer.may_fit(turn_opening(props, topic)):
+        opening = turn_opening(props, topic)
+        if not packer.may_fit(opening):
             continue
-        line = turn_line(props, query.lexical, names, topic)
+        line = turn_line(props, query.lexical, names, topic, opening)
         packer.offer(PackItem(props["uid"], line, order=float(props.get("seq", 0)), header=header))
     return DialogueRecall(packer.evidence(), frame, tuple(ranking), tuple(str(nodes[k]["uid"]) for k in ranking))
 

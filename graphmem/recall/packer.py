@@ -94,14 +94,15 @@ class Packer:
     functions are measured on the rendered text instead; ``evidence()`` checks the final text either way.
     """
 
-    def __init__(self, budget: int, count: Callable[[str], int] = count_tokens) -> None:
+    def __init__(self, budget: int, count: Callable[[str], int] = count_tokens, by_lines: bool = True) -> None:
         if budget < 0:
             raise ValueError(f"budget must be >= 0, got {budget}")
         self.budget = budget
         self._count = count
         self._line_count = count_line_tokens if count is count_tokens else count
-        #: Whether the per-line sum is exact: cl100k (``count_tokens``) and clean lines only.
-        self._by_lines = count is count_tokens
+        #: Whether the per-line sum is exact: cl100k (``count_tokens``) and clean lines only (``by_lines``
+        #: False measures the rendered text at every offer).
+        self._by_lines = by_lines and count is count_tokens
         self._chosen: list[PackItem] = []
         self._seen: set[tuple[str, str]] = set()
         self._headers: set[str] = set()
@@ -159,8 +160,7 @@ class Packer:
 
 def _pack_rendered(items: Sequence[PackItem], budget: int, count: Callable[[str], int]) -> Evidence:
     """``pack`` measuring the whole rendered text at every offer (the slow, obviously exact way)."""
-    packer = Packer(budget, count)
-    packer._by_lines = False
+    packer = Packer(budget, count, by_lines=False)
     for item in items:
         packer.offer(item)
     return packer.evidence()

@@ -138,7 +138,7 @@ class BulkWriter:
         self.memory = memory
         self._pool = ThreadPoolExecutor(max_workers=WRITE_LANES, thread_name_prefix="graphmem-bulk")
         #: The write in flight on each lane (an episode's larger batches of steps, or a group), oldest
-        #: first, and its batch (what it writes, and the conditions it carries).
+        #: first, and what it writes (``_InFlight``: its node keys and Episode rows).
         self._pending: dict[tuple[str, ...], Future[None]] = {}
         self._in_flight: dict[tuple[str, ...], _InFlight] = {}
         self._failed: BaseException | None = None
