@@ -3,19 +3,24 @@
 // few or no hits from it (see vector_boxes). Bounded: the box_namespace seek stops at $cap nodes, and the
 // vectors are compared only when the namespace has fewer than $cap boxes (``seen`` < $cap), so the
 // cost never grows with the database or a large namespace. Scores are the index's (1 + cos) / 2.
-// Parameters: $namespace, $embedding: [Float], $cap, $k, $props: Boolean.
+// Two passes, as in vector_units_exact: int8 codes rank, the best $shortlist are scored with their floats.
+// Parameters: $namespace, $embedding: [Float], $cap, $k, $shortlist (>= $k), $props: Boolean.
 // Returns: seen, hits: [[key, uid, score, props ([name, value] pairs without the embedding when $props, else null)]] (best first).
+WITH [x IN $embedding | toFloat(x)] AS question
 MATCH (u:Box {namespace: $namespace})
 USING INDEX SEEK u:Box(namespace)
-WITH u LIMIT $cap
-WITH collect(u) AS candidates
+WITH u, question LIMIT $cap
+WITH collect(u) AS candidates, question
 RETURN size(candidates) AS seen,
        CASE WHEN size(candidates) < $cap
             THEN COLLECT {
                    UNWIND candidates AS c
-                   WITH c, vector.similarity.cosine(c.embedding, $embedding) AS score
+                   WITH c, vector.similarity.cosine(coalesce(c.embedding_int8, c.embedding), question) AS rough
+                   WHERE rough IS NOT NULL
+                   WITH c ORDER BY rough DESC LIMIT $shortlist
+                   WITH c, vector.similarity.cosine(c.embedding, question) AS score
                    WHERE score IS NOT NULL
-                   RETURN [c.key, c.uid, score, CASE WHEN $props THEN [name IN keys(c) WHERE NOT name IN ['embedding', 'ns_key'] | [name, c[name]]] END] AS hit
+                   RETURN [c.key, c.uid, score, CASE WHEN $props THEN [name IN keys(c) WHERE NOT name IN ['embedding', 'embedding_int8', 'ns_key'] | [name, c[name]]] END] AS hit
                    ORDER BY score DESC, c.key
                    LIMIT $k
                  }

@@ -265,6 +265,31 @@ def test_vector_search_finds_a_namespace_crowded_out_of_the_shared_index(store, 
     assert set(ranked) <= {f"run:{t}" for t in range(16)} and expected[0] == ranked[0]
 
 
+@pytest.mark.parametrize("spread", ["random", "clustered"])
+def test_exact_vector_search_ranks_and_scores_like_comparing_every_vector(store, namespace, spread):
+    # Neo4j ranks a small namespace by int8 codes and scores only the best k + a margin with the float
+    # vectors; the result must be the float ranking all the same. Random unit vectors (cosines all near
+    # 0) and a tight cluster (cosines all near 1) are where int8 rounding could reorder them most.
+    n = 400
+    vectors = [vec(5000 + i) if spread == "random" else near(6, i, noise=0.01) for i in range(n)]
+    rows = [NodeRow("Step", namespace, f"run:{i}", {"episode": "run", "t": i, "text": f"step {i}", "embedding": vectors[i]})
+            for i in range(n)]
+    store.write(WriteBatch(tuple(rows), ()))
+    matrix = np.asarray(vectors, dtype=np.float32)
+    for query_seed in range(5):
+        query = np.asarray(vec(90_000 + query_seed) if spread == "random" else near(6, 10_000 + query_seed, noise=0.01))
+        cosines = matrix @ query.astype(np.float32) / np.linalg.norm(matrix, axis=1) / np.linalg.norm(query)
+        for k in (1, 10, 50):
+            hits = store.vector(namespace, [float(x) for x in query], k)
+            expected = sorted(range(n), key=lambda i: -cosines[i])[:k]
+            found = [int(h.uid.split(":")[1]) for h in hits]
+            assert len(found) == k
+            # Each hit carries its own exact score, (1 + cos) / 2 ...
+            assert all(abs(h.score - (1 + cosines[i]) / 2) < 1e-5 for h, i in zip(hits, found))
+            # ... and place by place the hits are the k best (equal up to float32 ties).
+            assert all(abs(cosines[a] - cosines[b]) < 1e-6 for a, b in zip(found, expected))
+
+
 def dialogue_rows(ns: str) -> WriteBatch:
     day = 86400.0
     nodes = [NodeRow("Episode", ns, "dialogue", {"kind": "dialogue", "seq": 0})]

@@ -160,6 +160,8 @@ def _fingerprint(store: Neo4jStore, namespace: str) -> tuple[dict[str, int], str
         props = {k: v for k, v in row["props"].items() if k not in ("namespace", "ns_key")}
         if "embedding" in props:
             props["embedding"] = [round(float(x), 5) for x in props["embedding"]]
+        if "embedding_int8" in props:  # the int8 code beside it (a byte array): compared too
+            props["embedding_int8"] = bytes(props["embedding_int8"]).hex()
         node_lines.append(json.dumps([row["key"], sorted(row["labels"]), props], sort_keys=True))
     edge_lines = [json.dumps([r["a"], r["type"], r["b"], r["props"]], sort_keys=True) for r in edges]
     digest = hashlib.sha256("\n".join(sorted(node_lines) + ["--"] + sorted(edge_lines)).encode()).hexdigest()
