@@ -228,10 +228,21 @@ def _question_doc(text: str) -> Any:
         return None
 
 
+#: Nouns that only classify the noun after "of" ("what kind of art", "which types of pottery"): the
+#: question's content is the art, not the kind ("kind" otherwise meets every "your kind words").
+_CLASSIFIERS = frozenset({"kind", "type", "sort"})
+
+
+def _is_classifier(token: Any) -> bool:
+    """"kind" / "types" / "sort" right before "of"."""
+    following = token.nbor(1) if token.i + 1 < len(token.doc) else None
+    return token.lemma_.lower() in _CLASSIFIERS and following is not None and following.lower_ == "of"
+
+
 @functools.lru_cache(maxsize=4096)
 def analyze_question(need: str, people: tuple[str, ...]) -> QueryTerms:
     """Content words of the need plus their lemmas ("painted" also searches "paint"), without function
-    words or the people's names; the -ing forms of its verbs; and the dense query text (the need without
+    words, classifiers ("kind of") or the people's names; the -ing forms of its verbs; and the dense query text (the need without
     the names).
 
     The index holds each turn's lemmas too (``graphmem.write.turns.turn_search_text``), so a question's
@@ -243,7 +254,7 @@ def analyze_question(need: str, people: tuple[str, ...]) -> QueryTerms:
     gerunds: list[str] = []
     doc = _question_doc(need)
     if doc is not None:
-        tokens = [(t.text, t.lemma_, t.pos_) for t in doc if not t.is_punct and not t.is_space]
+        tokens = [(t.text, t.lemma_, t.pos_) for t in doc if not t.is_punct and not t.is_space and not _is_classifier(t)]
     else:  # pragma: no cover - spaCy is a declared dependency; degrade to plain words
         tokens = [(w, w, "") for w in analyze(need)]
     for text, lemma, pos in tokens:

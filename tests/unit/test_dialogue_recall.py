@@ -214,6 +214,15 @@ def test_analyze_question_drops_names_and_function_words_and_adds_lemmas():
     assert query.dense == "What has daughter painted?"
 
 
+def test_analyze_question_drops_a_classifier_before_of():
+    # "kind" in "What kind of art" would meet every "your kind words"; the content is the art.
+    assert rd.analyze_question("What kind of art does Caroline make?", ("Caroline",)).lexical == ("art", "make")
+    assert "types" not in rd.analyze_question("What types of pottery has Melanie made?", ("Melanie",)).lexical
+    assert "sort" not in rd.analyze_question("What sort of music does Jon like?", ("Jon",)).lexical
+    # Not a classifier without "of": the adjective stays.
+    assert rd.analyze_question("Is Caroline kind to her neighbours?", ("Caroline",)).lexical[0] == "kind"
+
+
 def test_analyze_question_also_searches_the_ing_form_of_its_verbs():
     query = rd.analyze_question("Where has Melanie camped?", ("Melanie",))
     assert query.gerunds == ("camping",)  # "a pic of my family camping at the beach"
