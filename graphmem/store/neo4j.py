@@ -70,8 +70,8 @@ DIMENSIONS = 384
 #: (session 11) the server's last closed transaction lagged a committed one for over a minute, every write
 #: that carried the newer bookmark failed with BookmarkTimeout after the driver's 30 s of retries, and the
 #: load stopped; the lag had passed when the load was resumed. Session 12 saw the same lag last over
-#: 180 s (at ~357k units with vectors across 1,000 namespaces; the server idle meanwhile, the lag gone
-#: minutes later): a bulk load should wait that out rather than stop.
+#: 180 s (at ~357k units with vectors across 1,000 namespaces; gone a few minutes later, no thread of
+#: the server stuck in a thread dump): a bulk load should wait that out rather than stop.
 WRITE_RETRY_SECONDS = 600.0
 #: Attempts of a read on a transient failure (server restarting, leader switch), with 0.1 s, 0.2 s, ... waits.
 READ_ATTEMPTS = 4
