@@ -7,6 +7,6 @@ UNWIND $keys AS k
 MATCH (u:Memory {namespace: $namespace, key: k})
 USING INDEX SEEK u:Memory(namespace, key)
 WITH k,
-     COLLECT { MATCH (b)-[:NEXT]->(u) WHERE $before > 0 RETURN [1, b.key, CASE WHEN $props THEN [name IN keys(b) WHERE NOT name IN ['embedding', 'embedding_int8', 'ns_key'] | [name, b[name]]] END] } AS back,
-     COLLECT { MATCH (u)-[:NEXT]->(a) WHERE $after > 0 RETURN [1, a.key, CASE WHEN $props THEN [name IN keys(a) WHERE NOT name IN ['embedding', 'embedding_int8', 'ns_key'] | [name, a[name]]] END] } AS ahead
+     COLLECT { MATCH (b)-[:NEXT]->(u) WHERE $before > 0 RETURN [1, b.key, CASE WHEN $props THEN [name IN keys(b) WHERE NOT name IN ['embedding', 'embedding_int8', 'embedding_int8_sq', 'ns_key'] | [name, b[name]]] END] } AS back,
+     COLLECT { MATCH (u)-[:NEXT]->(a) WHERE $after > 0 RETURN [1, a.key, CASE WHEN $props THEN [name IN keys(a) WHERE NOT name IN ['embedding', 'embedding_int8', 'embedding_int8_sq', 'ns_key'] | [name, a[name]]] END] } AS ahead
 RETURN collect([k, back, ahead]) AS rows

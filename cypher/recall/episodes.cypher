@@ -6,4 +6,4 @@ MATCH (e:Episode {namespace: $namespace})
 USING INDEX SEEK e:Episode(namespace)
 WHERE $kind IS NULL OR e.kind = $kind
 WITH e ORDER BY e.seq, e.uid
-RETURN collect([name IN keys(e) WHERE NOT name IN ['embedding', 'embedding_int8', 'ns_key'] | [name, e[name]]]) AS rows
+RETURN collect([name IN keys(e) WHERE NOT name IN ['embedding', 'embedding_int8', 'embedding_int8_sq', 'ns_key'] | [name, e[name]]]) AS rows

@@ -4,4 +4,4 @@
 UNWIND $keys AS k
 MATCH (n:Memory {namespace: $namespace, key: k})
 USING INDEX SEEK n:Memory(namespace, key)
-RETURN collect([k, [name IN keys(n) WHERE NOT name IN ['embedding', 'embedding_int8', 'ns_key'] | [name, n[name]]]]) AS rows
+RETURN collect([k, [name IN keys(n) WHERE NOT name IN ['embedding', 'embedding_int8', 'embedding_int8_sq', 'ns_key'] | [name, n[name]]]]) AS rows

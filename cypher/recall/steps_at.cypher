@@ -4,4 +4,4 @@
 UNWIND $ts AS t
 MATCH (s:Step {namespace: $namespace, episode: $episode, t: t})
 USING INDEX SEEK s:Step(namespace, episode, t)
-RETURN collect([t, [name IN keys(s) WHERE NOT name IN ['embedding', 'embedding_int8', 'ns_key'] | [name, s[name]]]]) AS rows
+RETURN collect([t, [name IN keys(s) WHERE NOT name IN ['embedding', 'embedding_int8', 'embedding_int8_sq', 'ns_key'] | [name, s[name]]]]) AS rows

@@ -25,4 +25,4 @@ CALL () {
 }
 WITH unit, key
 ORDER BY tier, at, seq, key
-RETURN collect([key, [name IN keys(unit) WHERE NOT name IN ['embedding', 'embedding_int8', 'ns_key'] | [name, unit[name]]]]) AS rows
+RETURN collect([key, [name IN keys(unit) WHERE NOT name IN ['embedding', 'embedding_int8', 'embedding_int8_sq', 'ns_key'] | [name, unit[name]]]]) AS rows

@@ -6,7 +6,7 @@
 // Returns: seen, hits: [[key, uid, score, props ([name, value] pairs without the embedding when $props, else null)]] (best first).
 CALL db.index.vector.queryNodes('unit_embedding', $fetch, $embedding) YIELD node, score
 WITH node, score WHERE node.namespace = $namespace AND ($only IS NULL OR $only IN labels(node))
-WITH node.key AS key, node.uid AS uid, score, CASE WHEN $props THEN [name IN keys(node) WHERE NOT name IN ['embedding', 'embedding_int8', 'ns_key'] | [name, node[name]]] END AS props
+WITH node.key AS key, node.uid AS uid, score, CASE WHEN $props THEN [name IN keys(node) WHERE NOT name IN ['embedding', 'embedding_int8', 'embedding_int8_sq', 'ns_key'] | [name, node[name]]] END AS props
 ORDER BY score DESC, key
 WITH collect([key, uid, score, props]) AS hits
 RETURN size(hits) AS seen, hits[0..$k] AS hits

@@ -24,11 +24,13 @@ def unit(seed: int) -> list[float]:
     return [float(x) for x in v / np.linalg.norm(v)]
 
 
-def stored_code(store: Neo4jStore, namespace: str, uid: str) -> bytes | None:
+def stored_code(store: Neo4jStore, namespace: str, uid: str) -> tuple[bytes, float] | None:
     rows, _, _ = store.driver.execute_query(
-        "MATCH (n:Memory {namespace: $ns, key: $key}) RETURN n.embedding_int8 AS code",
+        "MATCH (n:Memory {namespace: $ns, key: $key}) RETURN n.embedding_int8 AS code, n.embedding_int8_sq AS square",
         ns=namespace, key=node_key("Turn", uid), database_=store.database)
-    return rows[0]["code"]
+    code, square = rows[0]["code"], rows[0]["square"]
+    assert (code is None) == (square is None)
+    return None if code is None else (bytes(code), square)
 
 
 def turn(namespace: str, embedding: list[float] | None, text: str = "hello") -> WriteBatch:
@@ -53,4 +55,4 @@ def test_code_never_reaches_the_memory_logic(neo4j_store: Neo4jStore, ns: str) -
     key = node_key("Turn", "D1:1")
     assert set(neo4j_store.get_nodes(ns, [key])[key]) == {"namespace", "speaker", "text", "key", "uid"}
     hit = neo4j_store.vector(ns, unit(1), 1, with_props=True)[0]
-    assert "embedding_int8" not in hit.props and "embedding" not in hit.props
+    assert not {"embedding", "embedding_int8", "embedding_int8_sq"} & set(hit.props)

@@ -88,6 +88,8 @@ def planned(neo4j_store: Neo4jStore) -> Iterator[dict[str, Any]]:
         "fetch": 120,
         "cap": 5001,
         "shortlist": 50,
+        "scaled": [0.1] * 384,
+        "square": 3.84,
         "limit": 150,
         "embedding": vector,
         "before": 2,
@@ -185,7 +187,7 @@ def test_recall_reads_no_embedding_it_drops(name: str) -> None:
     # Each property read is the one pairs form Neo4jStore._node_props expects: the embedding and the
     # internal search key left out here, since the client no longer filters them.
     listed = re.findall(r"keys\((\w+)\)", statement)
-    pairs = re.findall(r"\[name IN keys\((\w+)\) WHERE NOT name IN \['embedding', 'embedding_int8', 'ns_key'\] \| \[name, (\w+)\[name\]\]\]", statement)
+    pairs = re.findall(r"\[name IN keys\((\w+)\) WHERE NOT name IN \['embedding', 'embedding_int8', 'embedding_int8_sq', 'ns_key'\] \| \[name, (\w+)\[name\]\]\]", statement)
     assert len(pairs) == len(listed) and all(a == b for a, b in pairs), f"{name} reads properties in another form: {listed}"
 
 
