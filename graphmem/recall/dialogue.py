@@ -234,7 +234,7 @@ _CLASSIFIERS = frozenset({"kind", "type", "sort"})
 
 
 def _is_classifier(token: Any) -> bool:
-    """"kind" / "types" / "sort" right before "of"."""
+    """Whether the token is a classifier ("kind", "types", "sort") right before "of"."""
     following = token.nbor(1) if token.i + 1 < len(token.doc) else None
     return token.lemma_.lower() in _CLASSIFIERS and following is not None and following.lower_ == "of"
 
@@ -242,8 +242,8 @@ def _is_classifier(token: Any) -> bool:
 @functools.lru_cache(maxsize=4096)
 def analyze_question(need: str, people: tuple[str, ...]) -> QueryTerms:
     """Content words of the need plus their lemmas ("painted" also searches "paint"), without function
-    words, classifiers ("kind of") or the people's names; the -ing forms of its verbs; and the dense query text (the need without
-    the names).
+    words, classifiers ("kind of") or the people's names; the -ing forms of its verbs; and the dense
+    query text (the need without the names).
 
     The index holds each turn's lemmas too (``graphmem.write.turns.turn_search_text``), so a question's
     "painted" meets a turn's "I paint" through the lemma. A turn's noun "painting" ("my latest painting",

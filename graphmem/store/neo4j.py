@@ -84,6 +84,16 @@ def ns_key(namespace: str) -> str:
     return "ns" + hashlib.sha1(namespace.encode("utf-8")).hexdigest()
 
 
+def _int8_scaled(vector: Sequence[float]) -> np.ndarray | None:
+    """The vector with its largest magnitude scaled to 127 (an int8 code before rounding); None for a
+    zero or non-finite vector."""
+    values = np.asarray(vector, dtype=np.float64)
+    top = float(np.abs(values).max()) if values.size else 0.0
+    if not top or not math.isfinite(top):
+        return None
+    return values * (127.0 / top)
+
+
 def int8_code(embedding: Sequence[float]) -> tuple[bytes, float] | None:
     """A vector's int8 code and the code's squared length, stored beside the float vector as
     ``embedding_int8`` (a byte array) and ``embedding_int8_sq``: each component scaled by 127 / the
@@ -92,19 +102,18 @@ def int8_code(embedding: Sequence[float]) -> tuple[bytes, float] | None:
     dynamic array records instead of thirteen), and with the squared length it turns the cheap
     Euclidean distance into the code's cosine (see vector_units_exact.cypher). None for a zero or
     non-finite vector."""
-    vector = np.asarray(embedding, dtype=np.float64)
-    scale = float(np.abs(vector).max()) if vector.size else 0.0
-    if not scale or not math.isfinite(scale):
+    scaled = _int8_scaled(embedding)
+    if scaled is None:
         return None
-    code = np.round(vector * (127.0 / scale))
+    code = np.round(scaled)
     return code.astype(np.int8).tobytes(), float(code @ code)
 
 
 def _node_props(pairs: Sequence[Sequence[Any]]) -> dict[str, Any]:
     """A node's properties as the memory logic sees them, read as ``[name, value]`` pairs without the
-    embedding, its int8 code (and the code's squared length) and the internal search key (every recall query's
-    ``[name IN keys(n) WHERE NOT name IN ['embedding', 'embedding_int8', 'embedding_int8_sq', 'ns_key'] | [name, n[name]]]``; ``keys(n)`` lists
-    only the properties a node has, so no value is null).
+    embedding, its int8 code and the code's squared length, and the internal search key (every recall
+    query's ``[name IN keys(n) WHERE NOT name IN ['embedding', 'embedding_int8', 'embedding_int8_sq',
+    'ns_key'] | [name, n[name]]]``; ``keys(n)`` lists only the properties a node has, so no value is null).
 
     Why pairs and not ``n {.*, embedding: null}``: the map projection reads every property's value, the
     384-float embedding too (a dozen dynamic array records per node), before dropping it. Listing the
@@ -479,11 +488,13 @@ class Neo4jStore:
     def _exact(self, name: str, namespace: str, only: str | None, vec: list[float], k: int, with_props: bool) -> list[Hit] | None:
         """The exact top k of a namespace with at most EXACT_CAP vectors; None when it holds more."""
         # $only is a parameter of the unit queries; the box queries do not name it (Neo4j ignores it).
-        # The question scaled as a code is (unrounded), for the codes' cosines (see vector_units_exact).
-        top = max((abs(x) for x in vec), default=0.0) or 1.0
-        scaled = [x * 127.0 / top for x in vec]
+        # The question scaled as a code is (unrounded), for the codes' cosines (see vector_units_exact); a
+        # zero question matches nothing either way.
+        scaled = _int8_scaled(vec)
+        if scaled is None:
+            scaled = np.zeros(len(vec))
         exact = self._read(f"{name}_exact", namespace=namespace, only=only, embedding=vec, cap=EXACT_CAP + 1, k=k,
-                           shortlist=k + EXACT_SHORTLIST_MARGIN, scaled=scaled, square=sum(x * x for x in scaled),
+                           shortlist=k + EXACT_SHORTLIST_MARGIN, scaled=scaled.tolist(), square=float(scaled @ scaled),
                            props=with_props)
         if exact and int(exact[0]["seen"]) <= EXACT_CAP:
             return [_hit(hit) for hit in exact[0]["hits"]]
