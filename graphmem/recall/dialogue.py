@@ -44,9 +44,12 @@ from graphmem.tokens import count_line_tokens
 log = logging.getLogger(__name__)
 _TURN_PREFIX = node_key("Turn", "")
 
-#: Turn candidates from full-text search: deep enough that fusion and the flow along the dialogue can
-#: promote a turn that one list ranks low (a whole LoCoMo conversation is ~400-700 turns).
-TURN_DEPTH = 100
+#: Turn candidates from full-text search, as deep as the dense list. Deeper lexical hits mostly add weak
+#: matches that crowd the fused ranking (a whole LoCoMo conversation is ~400-700 turns): LoCoMo dev
+#: categories 1-4 at 150/300/600/1200 tokens, depth 100 -> 0.731/0.831/0.877/0.917, 80 -> the same but
+#: 0.918 @1200, 60 -> .../0.882/0.924, 50 -> .../0.882/0.929, 40 -> 0.717/0.827/0.874/0.922. Each hit is
+#: read with its properties: at 1M units (1,000 namespaces) the full-text query 5.2-6.4 -> 3.2-3.8 ms p50.
+TURN_DEPTH = 50
 #: Turn candidates from vector search. Shallower than the full-text list: the HNSW query's cost grows
 #: with its depth (at 1M turns, keys only: fetch 150 ~19-22 ms, 75 ~13 ms; a dialogue recall 8-10 ms
 #: faster at p50), while past ~50 the dense list's turns are rarely decisive. LoCoMo dev @600 with 20
@@ -85,13 +88,19 @@ ANSWER_SHARE = 0.8
 #: Any turn inherits this share of an adjacent turn's score in the same session: the exchange around a
 #: hit often holds the fact the hit only alludes to.
 NEIGHBOUR_SHARE = 0.5
-#: Ranked turns offered to the packer; far more than any budget here takes.
-PACK_CANDIDATES = 150
+#: Ranked turns offered to the packer (and valid turns read for a time window): at least this many, and
+#: one per ``PACK_TOKENS_PER_TURN`` tokens of budget beyond it (see ``pack_candidates``).
+PACK_CANDIDATES = 60
+#: A turn's line is rarely shorter than this many tokens ("[D4:7] Melanie: Thanks!" is 9), so a budget
+#: holds at most about budget / 8 lines: 150 candidates at 1,200 tokens, 500 at 4,000. On LoCoMo dev,
+#: 60, 80, 100 and 150 candidates at every budget up to 1,200 give the same recall; at 1M units a time
+#: window's read of 60 valid turns instead of 150 takes a millisecond or two off the slowest recalls.
+PACK_TOKENS_PER_TURN = 8
 #: Turns whose score flows to their neighbours (the best by content score). A neighbour of a lower
-#: turn rarely climbs into the ranks a budget takes: on LoCoMo dev, 8, 15, 20, 30 and 60 sources give the
-#: same recall @600 (0.880, with a 100-deep dense list) and 0.918-0.922 @1200; fewer sources read fewer
-#: neighbours.
-FLOW_SOURCES = 20
+#: turn rarely climbs into the ranks a budget takes: on LoCoMo dev, 8, 15, 20, 30 and 60 sources gave the
+#: same recall @600 (0.880, with a 100-deep dense list) and 10, 15, 20 and 30 the same at every budget
+#: (with 50-deep lists); fewer sources read fewer neighbours (at 1M units: 2.2-2.3 -> 1.4-1.6 ms p50).
+FLOW_SOURCES = 10
 #: A turn line longer than this many tokens is trimmed to the question's sentences (when some match).
 TRIM_MIN_TOKENS = 18
 #: Sentences kept of a long turn in which no sentence matches the question (after its reactions).
@@ -480,6 +489,16 @@ class ValidWindow:
         return ev_start is not None and ev_end is not None and ev_start <= self.end and ev_end >= self.start
 
 
+def pack_candidates(budget: int) -> int:
+    """How many ranked turns the packer is offered for a budget: ``PACK_CANDIDATES``, or one per
+    ``PACK_TOKENS_PER_TURN`` tokens when the budget could hold more lines than that.
+
+    >>> pack_candidates(300), pack_candidates(1200), pack_candidates(4000)
+    (60, 150, 500)
+    """
+    return max(PACK_CANDIDATES, budget // PACK_TOKENS_PER_TURN)
+
+
 def _cosine(hit_score: float) -> float:
     """The store's vector score is ``(1 + cos) / 2``; back to the cosine."""
     return 2.0 * hit_score - 1.0
@@ -622,6 +641,7 @@ def recall_dialogue(
     query = analyze_question(need, tuple(known))
     w_lexical = LIST_W_LEXICAL if list_question(need) else W_LEXICAL  # the need's parse is analyze_question's
     vector = embedder.embed([query.dense])[0]
+    offer_limit = pack_candidates(budget)
     window: ValidWindow | None = None
     filler: dict[str, dict[str, Any]] = {}
     if frame is not None and frame.confident and frame.start is not None and frame.end is not None:
@@ -629,7 +649,7 @@ def recall_dialogue(
         longest_session, longest_event = _longest(episodes, "longest_session"), _longest(episodes, "longest_event")
         (content, nodes), filler, sessions = together(
             lambda: _content_scores(store, namespace, query, vector, use_boxes, use_traces, w_lexical),
-            lambda: store.units_in_window(namespace, start, end, PACK_CANDIDATES, longest_session, longest_event),
+            lambda: store.units_in_window(namespace, start, end, offer_limit, longest_session, longest_event),
             lambda: store.sessions_in_window(namespace, start, end, longest_session),
         )
         window = ValidWindow(start, end, frozenset(sessions))
@@ -649,7 +669,7 @@ def recall_dialogue(
         # Valid turns that no content search reached still compete, at the bottom of the valid tier (as
         # many as the packer could take).
         floor = min(scored.values(), default=0.0) - 1.0
-        extra = [k for k in filler if k not in scored][: max(0, PACK_CANDIDATES - len(valid))]
+        extra = [k for k in filler if k not in scored][: max(0, offer_limit - len(valid))]
         for key in extra:
             nodes.setdefault(key, filler[key])
             scored[key] = floor
@@ -661,7 +681,7 @@ def recall_dialogue(
 
     ranking = [k for k in sorted(scored, key=rank_key) if k in nodes and nodes[k].get("uid")]
     names = _name_parts(known)
-    offered = ranking[:PACK_CANDIDATES]
+    offered = ranking[:offer_limit]
     context_nodes: dict[str, dict[str, Any]] = {}
     if context == "full":
         # The sessions' intervals and the boxes' topics of the offered turns, in one read.
