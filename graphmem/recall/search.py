@@ -11,9 +11,9 @@ from graphmem.store.text_index import content_terms
 #: Each list is fetched k deep (times this). Fusion by RRF gives a unit both lists hold the sum of its two
 #: reciprocal ranks, so with lists much deeper than k a unit mediocre in both (rank 40 and 40: 2/101)
 #: outranks one that a list puts first (1/61). Measured on LoCoMo dev turns (categories 1-4, fusing
-#: graphmem's own full-text and vector hits), Recall@5 / @10 / @20 with lists k deep: 0.488 / 0.577 / 0.660;
-#: 1.5 k: 0.415 (@10: 0.585, @20: 0.654); 2 k: 0.471 (@10: 0.555); 3 k (at least 30, the earlier
-#: rule): 0.365 / 0.471 / 0.558.
+#: graphmem's own full-text and vector hits): Recall@20 with both lists 20 / 30 / 40 / 60 deep 0.660 /
+#: 0.643 / 0.588 / 0.558; Recall@10 with 10 / 15 / 20 / 30: 0.577 / 0.585 / 0.555 / 0.485; Recall@5 with
+#: 5 / 10 / 15 / 30: 0.488 / 0.471 / 0.415 / 0.376. The earlier rule (3k, at least 30) is the last of each.
 DEPTH = 1
 
 
