@@ -1,7 +1,7 @@
 // Properties (as [name, value] pairs, without the embedding) of the nodes among the given keys.
-// Parameters: $namespace, $keys: [String]. Returns: rows: [[key, props]].
+// Parameters: $namespace, $keys: [String], $hidden: [String]. Returns: rows: [[key, props]].
 // One record whose `rows` list holds the result (one Bolt record per row costs the Python driver more).
 UNWIND $keys AS k
 MATCH (n:Memory {namespace: $namespace, key: k})
 USING INDEX SEEK n:Memory(namespace, key)
-RETURN collect([k, [name IN keys(n) WHERE NOT name IN ['embedding', 'embedding_int8', 'embedding_int8_sq', 'ns_key'] | [name, n[name]]]]) AS rows
+RETURN collect([k, [name IN keys(n) WHERE NOT name IN $hidden | [name, n[name]]]]) AS rows

@@ -4,7 +4,7 @@
 // turns, and recall only needs as many as it can pack (which candidates are valid: sessions_in_window).
 // $session_from / $event_from are the earliest start an overlapping session / event time can have ($start
 // minus the longest one, -Infinity when unknown): the index seeks read only starts in [from, $end].
-// Parameters: $namespace, $start, $end, $session_from, $event_from (epoch seconds), $limit.
+// Parameters: $namespace, $start, $end, $session_from, $event_from (epoch seconds), $limit, $hidden: [String].
 // Returns: rows: [[key, props ([name, value] pairs without the embedding)]] (a turn may come twice).
 // One record whose `rows` list holds the result (one Bolt record per row costs the Python driver more).
 CALL () {
@@ -25,4 +25,4 @@ CALL () {
 }
 WITH unit, key
 ORDER BY tier, at, seq, key
-RETURN collect([key, [name IN keys(unit) WHERE NOT name IN ['embedding', 'embedding_int8', 'embedding_int8_sq', 'ns_key'] | [name, unit[name]]]]) AS rows
+RETURN collect([key, [name IN keys(unit) WHERE NOT name IN $hidden | [name, unit[name]]]]) AS rows

@@ -1,11 +1,11 @@
 // Nearest topic boxes by cosine through the vector index: over-fetches $fetch neighbours (the 5.26 index cannot
 // filter by namespace), keeps the namespace's first $k, and counts how many of the $fetch were the
 // namespace's (`seen`), so the caller can size the next over-fetch to the namespace's share.
-// Parameters: $namespace, $embedding: [Float], $fetch, $k, $props: Boolean.
+// Parameters: $namespace, $embedding: [Float], $fetch, $k, $props: Boolean, $hidden: [String].
 // Returns: seen, hits: [[key, uid, score, props ([name, value] pairs without the embedding when $props, else null)]] (best first).
 CALL db.index.vector.queryNodes('box_embedding', $fetch, $embedding) YIELD node, score
 WITH node, score WHERE node.namespace = $namespace
-WITH node.key AS key, node.uid AS uid, score, CASE WHEN $props THEN [name IN keys(node) WHERE NOT name IN ['embedding', 'embedding_int8', 'embedding_int8_sq', 'ns_key'] | [name, node[name]]] END AS props
+WITH node.key AS key, node.uid AS uid, score, CASE WHEN $props THEN [name IN keys(node) WHERE NOT name IN $hidden | [name, node[name]]] END AS props
 ORDER BY score DESC, key
 WITH collect([key, uid, score, props]) AS hits
 RETURN size(hits) AS seen, hits[0..$k] AS hits

@@ -5,7 +5,7 @@
 // cost never grows with the database or a large namespace. Scores are the index's (1 + cos) / 2.
 // Two passes, as in vector_units_exact: the int8 codes' cosines rank, the best $shortlist are scored
 // with their float vectors.
-// Parameters: $namespace, $embedding: [Float], $scaled: [Float], $square: Float, $cap, $k, $shortlist (>= $k), $props: Boolean.
+// Parameters: $namespace, $embedding: [Float], $scaled: [Float], $square: Float, $cap, $k, $shortlist (>= $k), $props: Boolean, $hidden: [String].
 // Returns: seen, hits: [[key, uid, score, props ([name, value] pairs without the embedding when $props, else null)]] (best first).
 WITH [x IN $embedding | toFloat(x)] AS question, [x IN $scaled | toFloat(x)] AS scaled
 MATCH (u:Box {namespace: $namespace})
@@ -24,7 +24,7 @@ RETURN size(candidates) AS seen,
                    WITH c ORDER BY rough DESC LIMIT $shortlist
                    WITH c, vector.similarity.cosine(c.embedding, question) AS score
                    WHERE score IS NOT NULL
-                   RETURN [c.key, c.uid, score, CASE WHEN $props THEN [name IN keys(c) WHERE NOT name IN ['embedding', 'embedding_int8', 'embedding_int8_sq', 'ns_key'] | [name, c[name]]] END] AS hit
+                   RETURN [c.key, c.uid, score, CASE WHEN $props THEN [name IN keys(c) WHERE NOT name IN $hidden | [name, c[name]]] END] AS hit
                    ORDER BY score DESC, c.key
                    LIMIT $k
                  }

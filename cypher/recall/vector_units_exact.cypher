@@ -16,7 +16,7 @@
 // A unit written before the codes is ranked by its float vector's cosine. The question's lists are
 // converted once, not once per comparison.
 // Parameters: $namespace, $only: String or null, $embedding: [Float], $scaled: [Float], $square: Float, $cap,
-// $k, $shortlist (>= $k), $props: Boolean.
+// $k, $shortlist (>= $k), $props: Boolean, $hidden: [String].
 // Returns: seen, hits: [[key, uid, score, props ([name, value] pairs without the embedding when $props, else null)]] (best first).
 WITH [x IN $embedding | toFloat(x)] AS question, [x IN $scaled | toFloat(x)] AS scaled
 MATCH (u:Unit {namespace: $namespace})
@@ -36,7 +36,7 @@ RETURN size(candidates) AS seen,
                    WITH c ORDER BY rough DESC LIMIT $shortlist
                    WITH c, vector.similarity.cosine(c.embedding, question) AS score
                    WHERE score IS NOT NULL
-                   RETURN [c.key, c.uid, score, CASE WHEN $props THEN [name IN keys(c) WHERE NOT name IN ['embedding', 'embedding_int8', 'embedding_int8_sq', 'ns_key'] | [name, c[name]]] END] AS hit
+                   RETURN [c.key, c.uid, score, CASE WHEN $props THEN [name IN keys(c) WHERE NOT name IN $hidden | [name, c[name]]] END] AS hit
                    ORDER BY score DESC, c.key
                    LIMIT $k
                  }

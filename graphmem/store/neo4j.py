@@ -109,11 +109,15 @@ def int8_code(embedding: Sequence[float]) -> tuple[bytes, float] | None:
     return code.astype(np.int8).tobytes(), float(code @ code)
 
 
+#: Stored properties no read ever returns (every recall query's ``$hidden``): the float vector, its int8
+#: code and the code's squared length (search internals, large), and the namespace's full-text key.
+HIDDEN_PROPERTIES = ("embedding", "embedding_int8", "embedding_int8_sq", "ns_key")
+
+
 def _node_props(pairs: Sequence[Sequence[Any]]) -> dict[str, Any]:
     """A node's properties as the memory logic sees them, read as ``[name, value]`` pairs without the
-    embedding, its int8 code and the code's squared length, and the internal search key (every recall
-    query's ``[name IN keys(n) WHERE NOT name IN ['embedding', 'embedding_int8', 'embedding_int8_sq',
-    'ns_key'] | [name, n[name]]]``; ``keys(n)`` lists only the properties a node has, so no value is null).
+    ``HIDDEN_PROPERTIES`` (every recall query's ``[name IN keys(n) WHERE NOT name IN $hidden | [name,
+    n[name]]]``; ``keys(n)`` lists only the properties a node has, so no value is null).
 
     Why pairs and not ``n {.*, embedding: null}``: the map projection reads every property's value, the
     384-float embedding too (a dozen dynamic array records per node), before dropping it. Listing the
@@ -179,6 +183,7 @@ class Neo4jStore:
         managed transaction (``execute_query``) takes two (RUN, then COMMIT); recall makes ~10 reads.
         Reads are idempotent, so transient failures are retried here, as the driver would."""
         query = cypher(name)
+        params = {**params, "hidden": list(HIDDEN_PROPERTIES)}  # the properties a read never returns
         for attempt in range(READ_ATTEMPTS):
             try:
                 with self._session(neo4j.READ_ACCESS) as session:

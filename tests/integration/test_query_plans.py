@@ -23,7 +23,7 @@ import pytest
 from graphmem.cypher_files import cypher
 from graphmem.memory import Memory
 from graphmem.records import Event, Location, Step, Turn
-from graphmem.store.neo4j import Neo4jStore, ns_key
+from graphmem.store.neo4j import HIDDEN_PROPERTIES, Neo4jStore, ns_key
 from graphmem.store.protocol import EDGE_TYPES
 from graphmem.store.text_index import lucene_query
 from hash_embed import HashEmbedder
@@ -99,6 +99,7 @@ def planned(neo4j_store: Neo4jStore) -> Iterator[dict[str, Any]]:
         "only": "Turn",
         "expect": [],
         "props": True,
+        "hidden": list(HIDDEN_PROPERTIES),
     }
     yield params
     mem.forget(trajectory_ns)
@@ -184,10 +185,11 @@ def test_recall_reads_no_embedding_it_drops(name: str) -> None:
     statement = cypher(name)
     projections = re.findall(r"\b(\w+) \{\.\*", statement)
     assert not projections, f"{name} projects {projections} whole"
-    # Each property read is the one pairs form Neo4jStore._node_props expects: the embedding and the
-    # internal search key left out here, since the client no longer filters them.
+    # Each property read is the one pairs form Neo4jStore._node_props expects: the embedding, its int8
+    # code and the internal search key left out here ($hidden), since the client no longer filters them.
+    assert set(HIDDEN_PROPERTIES) == {"embedding", "embedding_int8", "embedding_int8_sq", "ns_key"}
     listed = re.findall(r"keys\((\w+)\)", statement)
-    pairs = re.findall(r"\[name IN keys\((\w+)\) WHERE NOT name IN \['embedding', 'embedding_int8', 'embedding_int8_sq', 'ns_key'\] \| \[name, (\w+)\[name\]\]\]", statement)
+    pairs = re.findall(r"\[name IN keys\((\w+)\) WHERE NOT name IN \$hidden \| \[name, (\w+)\[name\]\]\]", statement)
     assert len(pairs) == len(listed) and all(a == b for a, b in pairs), f"{name} reads properties in another form: {listed}"
 
 
