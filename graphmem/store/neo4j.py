@@ -14,6 +14,8 @@ import logging
 import math
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import neo4j
@@ -41,6 +43,10 @@ from graphmem.store.text_index import lucene_query, query_terms
 
 log = logging.getLogger(__name__)
 
+#: Threads for the per-label vector queries of one search (steps and turns side by side). Its own pool,
+#: not recall's: a search already running on recall's pool must not wait for a thread of that pool.
+_VECTOR_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="graphmem-vector")
+
 #: Rows per UNWIND statement. Every chunk of a batch runs in the batch's one transaction, so this bounds
 #: a message and the planner's Eager buffer, not the transaction; a batch whose nodes and edges each fit
 #: in one chunk is written by one statement (one round trip). 5000 covers a 512-step batch.
@@ -58,6 +64,11 @@ VECTOR_FETCH_CAP = 4096
 #: A namespace with fewer units (or boxes) than this is searched exactly when the shared index cannot
 #: fill k from it (bounded by this many vector comparisons; 0 disables it).
 EXACT_CAP = 5000
+#: The vector index of each searchable label (see 03_search_indexes.cypher). Steps and turns have one
+#: each because a 5.26 vector query cannot filter by label: through one index over all units, the
+#: turn-only search of a namespace half made of steps fetched ~125 neighbours for its 50 turns, and at 1M
+#: units in 56 Lucene segments that one query cost 39-45 ms (session 13).
+VECTOR_INDEXES = {"Step": "step_embedding", "Turn": "turn_embedding", "Box": "box_embedding"}
 #: The exact search ranks a namespace by each vector's int8 code (``embedding_int8``, see ``int8_code``)
 #: and scores its best k + EXACT_SHORTLIST_MARGIN with the float vectors, which orders and scores them
 #: exactly as comparing every float vector would unless a true top-k vector falls more than this many
@@ -67,6 +78,9 @@ EXACT_CAP = 5000
 #: other) need the margin most; the contract test checks a tight cluster.
 EXACT_SHORTLIST_MARGIN = 20
 DIMENSIONS = 384
+#: How long ``ensure_schema`` waits for indexes to come online, in seconds: populating a vector index of a
+#: million units takes ~10 minutes here (session 13: 11 minutes).
+INDEX_WAIT_SECONDS = 3600
 #: How long a write (a managed transaction) is retried on transient errors, in seconds (the driver's
 #: default is 30). A busy server can hold a new transaction back that long: in a 1M-unit bulk load
 #: (session 11) the server's last closed transaction lagged a committed one for over a minute, every write
@@ -152,8 +166,10 @@ class Neo4jStore:
         self.database = database
         #: Whether a (namespace, label) held at most EXACT_CAP vectors when last searched (see ``vector``).
         self._is_small: dict[tuple[str, str], bool] = {}
-        #: The share of a (namespace, label) among the index's nearest neighbours, as last observed.
+        #: The share of a (namespace, label) among its label index's nearest neighbours, as last observed.
         self._share: dict[tuple[str, str], float] = {}
+        #: The (namespace, label)s that had no neighbour at all in their label's index when last searched.
+        self._absent: set[tuple[str, str]] = set()
         try:
             self.driver = GraphDatabase.driver(
                 uri, auth=auth, max_connection_pool_size=max_connection_pool_size, max_transaction_retry_time=WRITE_RETRY_SECONDS
@@ -208,9 +224,14 @@ class Neo4jStore:
             records = session.run(
                 "SHOW INDEXES YIELD name, type, state, options WHERE type = 'VECTOR' RETURN name, state, options"
             ).data()
-            session.run("CALL db.awaitIndexes(300)").consume()
+            populating = [row["name"] for row in records if row["state"] == "POPULATING"]
+            if populating:
+                # A database written by an older graphmem (one vector index over all units) populates the
+                # per-label indexes once; at a million units that takes minutes.
+                log.warning("waiting for vector indexes %s to populate (once per database)", ", ".join(populating))
+            session.run("CALL db.awaitIndexes($seconds)", seconds=INDEX_WAIT_SECONDS).consume()
         for row in records:
-            if row["name"] in ("unit_embedding", "box_embedding"):
+            if row["name"] in VECTOR_INDEXES.values():
                 dims = row["options"]["indexConfig"].get("vector.dimensions")
                 if dims != DIMENSIONS:
                     raise SchemaError(
@@ -226,10 +247,10 @@ class Neo4jStore:
     def _recreate_vector_index(self, name: str) -> None:
         statement = next(s for s in schema_statements() if f"VECTOR INDEX {name} " in s)
         with self.driver.session(database=self.database) as session:
-            # Index names cannot be parameters; ``name`` is one of graphmem's two fixed index names.
+            # Index names cannot be parameters; ``name`` is one of graphmem's fixed index names.
             session.run(f"DROP INDEX {name} IF EXISTS").consume()
             session.run(statement).consume()
-            session.run("CALL db.awaitIndexes(300)").consume()
+            session.run("CALL db.awaitIndexes($seconds)", seconds=INDEX_WAIT_SECONDS).consume()
 
     # ------------------------------------------------------------------ writes
     def write(self, batch: WriteBatch) -> None:
@@ -464,9 +485,9 @@ class Neo4jStore:
             if hits is not None:
                 return hits
             tried_exact = True
-        share = self._share.get(size_key, 1.0 / VECTOR_OVERFETCH)
-        fetch = min(max(math.ceil(k * VECTOR_MARGIN / share), k, VECTOR_MIN_FETCH), VECTOR_FETCH_CAP)
-        hits = self._approximate(name, size_key, only, vec, fetch, k, with_props)
+        labels = ("Box",) if label == "Box" else (only,) if only else UNIT_LABELS
+        fetches = {kind: self._first_fetch((namespace, kind), k, len(labels) > 1) for kind in labels}
+        hits = self._nearest(namespace, fetches, vec, k, with_props)
         if len(hits) >= k:
             return hits
         if EXACT_CAP > 0 and not tried_exact:
@@ -475,19 +496,49 @@ class Neo4jStore:
             if exact is not None:
                 self._is_small[size_key] = True
                 return exact
-        # A large but rare namespace: look deeper into the shared index.
-        while len(hits) < k and fetch < VECTOR_FETCH_CAP:
-            fetch = min(fetch * 4, VECTOR_FETCH_CAP)
-            hits = self._approximate(name, size_key, only, vec, fetch, k, with_props)
+        # A large but rare namespace: look deeper into the shared index(es).
+        while len(hits) < k and min(fetches.values()) < VECTOR_FETCH_CAP:
+            fetches = {kind: min(fetch * 4, VECTOR_FETCH_CAP) for kind, fetch in fetches.items()}
+            hits = self._nearest(namespace, fetches, vec, k, with_props)
         return hits
 
-    def _approximate(self, name: str, size_key: tuple[str, str], only: str | None, vec: list[float], fetch: int, k: int,
-                     with_props: bool) -> list[Hit]:
-        """The namespace's top k among the index's ``fetch`` nearest; updates its observed share."""
-        row = self._read(name, namespace=size_key[0], only=only, embedding=vec, fetch=fetch, k=k, props=with_props)[0]
-        observed = max(int(row["seen"]), 1) / fetch
-        previous = self._share.get(size_key)
-        self._share[size_key] = observed if previous is None else (previous + observed) / 2
+    def _first_fetch(self, key: tuple[str, str], k: int, one_of_several: bool) -> int:
+        """How many neighbours to ask a label's index for, to find k of the namespace's: k over the
+        namespace's observed share of the index's neighbours (with a margin). In a search over several
+        indexes, one in which the namespace had no neighbour at all last time is asked for the minimum only
+        (an agent's namespace of steps searched over steps and turns must not look 4,096 deep among turns
+        each time); the search still goes deeper when the indexes together come up short."""
+        if one_of_several and key in self._absent:
+            return VECTOR_MIN_FETCH
+        share = self._share.get(key, 1.0 / VECTOR_OVERFETCH)
+        return min(max(math.ceil(k * VECTOR_MARGIN / share), k, VECTOR_MIN_FETCH), VECTOR_FETCH_CAP)
+
+    def _nearest(self, namespace: str, fetches: dict[str, int], vec: list[float], k: int, with_props: bool) -> list[Hit]:
+        """The namespace's top k among each label index's ``fetches[label]`` nearest, the indexes queried
+        side by side (each its own read); ties broken by key, as every search does."""
+        calls = [partial(self._approximate, kind, namespace, vec, fetch, k, with_props) for kind, fetch in fetches.items()]
+        if len(calls) == 1:
+            return calls[0]()
+        found = [hit for hits in _VECTOR_POOL.map(lambda call: call(), calls) for hit in hits]
+        return sorted(found, key=lambda h: (-h.score, h.key))[:k]
+
+    def _approximate(self, kind: str, namespace: str, vec: list[float], fetch: int, k: int, with_props: bool) -> list[Hit]:
+        """The namespace's top k among the ``fetch`` nearest of ``kind``'s vector index; updates the
+        namespace's observed share of that index."""
+        if kind == "Box":
+            row = self._read("recall/vector_boxes", namespace=namespace, embedding=vec, fetch=fetch, k=k, props=with_props)[0]
+        else:
+            row = self._read("recall/vector_units", index=VECTOR_INDEXES[kind], namespace=namespace, embedding=vec,
+                             fetch=fetch, k=k, props=with_props)[0]
+        seen = int(row["seen"])
+        key = (namespace, kind)
+        if seen:
+            self._absent.discard(key)
+        else:
+            self._absent.add(key)
+        observed = max(seen, 1) / fetch
+        previous = self._share.get(key)
+        self._share[key] = observed if previous is None else (previous + observed) / 2
         return [_hit(hit) for hit in row["hits"]]
 
     def _exact(self, name: str, namespace: str, only: str | None, vec: list[float], k: int, with_props: bool) -> list[Hit] | None:

@@ -97,6 +97,7 @@ def planned(neo4j_store: Neo4jStore) -> Iterator[dict[str, Any]]:
         "batch": {"namespaces": [trajectory_ns], "nodes": [], "edges": {}, "external": []},
         "namespaces": [trajectory_ns, dialogue_ns],
         "only": "Turn",
+        "index": "turn_embedding",
         "expect": [],
         "props": True,
         "hidden": list(HIDDEN_PROPERTIES),
