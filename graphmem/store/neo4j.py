@@ -504,14 +504,21 @@ class Neo4jStore:
 
     def _first_fetch(self, key: tuple[str, str], k: int, one_of_several: bool) -> int:
         """How many neighbours to ask a label's index for, to find k of the namespace's: k over the
-        namespace's observed share of the index's neighbours (with a margin). In a search over several
-        indexes, one in which the namespace had no neighbour at all last time is asked for the minimum only
-        (an agent's namespace of steps searched over steps and turns must not look 4,096 deep among turns
-        each time); the search still goes deeper when the indexes together come up short."""
+        namespace's observed share of the index's neighbours (with a margin).
+
+        In a search over several indexes (steps and turns) the other index may fill k alone, so a kind that
+        is rare among its index's neighbours is asked at most as deep as a namespace's first search
+        (k * VECTOR_OVERFETCH), and one of which the namespace had no neighbour at all last time for the
+        minimum only: an agent's namespace of steps, searched over steps and turns, must not send the turn
+        index 4,096-deep queries every time. The search still goes deeper when the indexes together come up
+        short of k."""
         if one_of_several and key in self._absent:
             return VECTOR_MIN_FETCH
         share = self._share.get(key, 1.0 / VECTOR_OVERFETCH)
-        return min(max(math.ceil(k * VECTOR_MARGIN / share), k, VECTOR_MIN_FETCH), VECTOR_FETCH_CAP)
+        fetch = max(math.ceil(k * VECTOR_MARGIN / share), k, VECTOR_MIN_FETCH)
+        if one_of_several:
+            fetch = min(fetch, max(k * VECTOR_OVERFETCH, VECTOR_MIN_FETCH))
+        return min(fetch, VECTOR_FETCH_CAP)
 
     def _nearest(self, namespace: str, fetches: dict[str, int], vec: list[float], k: int, with_props: bool) -> list[Hit]:
         """The namespace's top k among each label index's ``fetches[label]`` nearest, the indexes queried

@@ -141,3 +141,26 @@ def test_an_older_single_unit_index_is_replaced(neo4j_store: Neo4jStore, ns: str
     assert "unit_embedding" not in names and names["turn_embedding"] == "Turn:ONLINE"
     # The turns written before the upgrade are in the new index.
     assert neo4j_store.vector(ns, unit_vector(504), 1, label="Turn")[0].uid == "D1:4"
+
+
+def test_a_rare_kind_is_asked_no_deeper_than_a_first_search(neo4j_store: Neo4jStore, ns: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Many steps and a single turn, among many other namespaces' turns: the namespace's share of the turn
+    # index's neighbours is tiny, which alone would send a turn-only search thousands deep. Searched over
+    # both kinds, the turn index is asked at most k * VECTOR_OVERFETCH deep, and the one turn still
+    # ranks where its score puts it.
+    monkeypatch.setattr(neo4j_module, "EXACT_CAP", 0)
+    other = f"vix-other-{uuid.uuid4().hex[:8]}"
+    try:
+        neo4j_store.write(steps(ns, 30))
+        neo4j_store.write(turns(other, 300))
+        neo4j_store.write(WriteBatch((NodeRow("Turn", ns, "D9:1", {"speaker": "Maya", "text": "the one turn",
+                                                                  "embedding": unit_vector(999)}),), ()))
+        reads = vector_reads(neo4j_store, monkeypatch)
+        k = 5
+        for _ in range(3):
+            hits = neo4j_store.vector(ns, unit_vector(999), k)
+            assert hits[0].uid == "D9:1" and len(hits) == k
+        turn_fetches = [r["fetch"] for r in reads if r["index"] == "turn_embedding"]
+        assert turn_fetches and max(turn_fetches) <= max(k * neo4j_module.VECTOR_OVERFETCH, neo4j_module.VECTOR_MIN_FETCH)
+    finally:
+        neo4j_store.delete_namespace(other)
