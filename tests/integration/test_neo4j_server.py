@@ -88,9 +88,11 @@ def test_start_reports_running_server(server_config: ns.Neo4jServerConfig, start
     conf = server_config.conf_file.read_text()
     assert "dbms.security.auth_enabled=true" in conf
     assert "--add-opens=java.base/java.nio=ALL-UNNAMED" in conf
-    # Vector segments merge at 10, not Neo4j's 50; the server validates its settings strictly, so it
-    # would not have started with a misspelled one.
+    # Vector segments merge at 10, not Neo4j's 50, and a populated vector index buffers 128 MB per
+    # segment, not 1; the server validates its settings strictly, so it would not have started with a
+    # misspelled one.
     assert f"internal.dbms.index.vector.standard_merge_factor={ns.VECTOR_MERGE_FACTOR}" in conf
+    assert f"internal.dbms.index.vector.population_ram_buffer_size={ns.VECTOR_POPULATION_RAM_MB}" in conf
 
 
 def test_bolt_answers_with_auth(driver: neo4j.Driver) -> None:
