@@ -1,6 +1,6 @@
 // Exact nearest boxes of a SMALL namespace, for when the shared vector index cannot find enough of them:
 // the 5.26 vector index has no namespace filter, so a namespace holding a tiny share of all vectors gets
-// few or no hits from it (see vector_boxes). Bounded: the box_namespace seek stops at $cap nodes, and the
+// few or no hits from it (see vector_nearest). Bounded: the box_namespace seek stops at $cap nodes, and the
 // vectors are compared only when the namespace has fewer than $cap boxes (``seen`` < $cap), so the
 // cost never grows with the database or a large namespace. Scores are the index's (1 + cos) / 2.
 // Two passes, as in vector_units_exact: the int8 codes' cosines rank, the best $shortlist are scored

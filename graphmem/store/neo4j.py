@@ -78,8 +78,8 @@ VECTOR_INDEXES = {"Step": "step_embedding", "Turn": "turn_embedding", "Box": "bo
 #: other) need the margin most; the contract test checks a tight cluster.
 EXACT_SHORTLIST_MARGIN = 20
 DIMENSIONS = 384
-#: How long ``ensure_schema`` waits for indexes to come online, in seconds: populating a vector index of a
-#: million units takes ~10 minutes here (session 13: 11 minutes).
+#: How long ``ensure_schema`` waits for indexes to come online, in seconds: populating the two per-kind
+#: vector indexes of a million-unit database took 20 minutes here (session 14).
 INDEX_WAIT_SECONDS = 3600
 #: How long a write (a managed transaction) is retried on transient errors, in seconds (the driver's
 #: default is 30). A busy server can hold a new transaction back that long: in a 1M-unit bulk load
@@ -168,8 +168,6 @@ class Neo4jStore:
         self._is_small: dict[tuple[str, str], bool] = {}
         #: The share of a (namespace, label) among its label index's nearest neighbours, as last observed.
         self._share: dict[tuple[str, str], float] = {}
-        #: The (namespace, label)s that had no neighbour at all in their label's index when last searched.
-        self._absent: set[tuple[str, str]] = set()
         try:
             self.driver = GraphDatabase.driver(
                 uri, auth=auth, max_connection_pool_size=max_connection_pool_size, max_transaction_retry_time=WRITE_RETRY_SECONDS
@@ -472,7 +470,7 @@ class Neo4jStore:
         if k <= 0:
             return []
         only = unit_filter(label)
-        name = "recall/vector_boxes" if label == "Box" else "recall/vector_units"
+        exact_query = "recall/vector_boxes_exact" if label == "Box" else "recall/vector_units_exact"
         vec = [float(x) for x in embedding]
         size_key = (namespace, label)
         tried_exact = False
@@ -480,7 +478,7 @@ class Neo4jStore:
             # A namespace not known to be large is first searched exactly: complete, bounded by EXACT_CAP
             # comparisons, and one query instead of a shared-index query that other namespaces crowd.
             # Most namespaces of a many-tenant database are small; a large one is remembered as such.
-            hits = self._exact(name, namespace, only, vec, k, with_props)
+            hits = self._exact(exact_query, namespace, only, vec, k, with_props)
             self._is_small[size_key] = hits is not None
             if hits is not None:
                 return hits
@@ -492,7 +490,7 @@ class Neo4jStore:
             return hits
         if EXACT_CAP > 0 and not tried_exact:
             # Known large, yet the shared index cannot fill k: it may have shrunk since.
-            exact = self._exact(name, namespace, only, vec, k, with_props)
+            exact = self._exact(exact_query, namespace, only, vec, k, with_props)
             if exact is not None:
                 self._is_small[size_key] = True
                 return exact
@@ -507,13 +505,10 @@ class Neo4jStore:
         namespace's observed share of the index's neighbours (with a margin).
 
         In a search over several indexes (steps and turns) the other index may fill k alone, so a kind that
-        is rare among its index's neighbours is asked at most as deep as a namespace's first search
-        (k * VECTOR_OVERFETCH), and one of which the namespace had no neighbour at all last time for the
-        minimum only: an agent's namespace of steps, searched over steps and turns, must not send the turn
-        index 4,096-deep queries every time. The search still goes deeper when the indexes together come up
-        short of k."""
-        if one_of_several and key in self._absent:
-            return VECTOR_MIN_FETCH
+        is rare among its index's neighbours (or absent from them) is asked at most as deep as a namespace's
+        first search, k * VECTOR_OVERFETCH (at least VECTOR_MIN_FETCH): an agent's namespace of steps,
+        searched over steps and turns, must not send the turn index 4,096-deep queries every time. The
+        search still goes deeper when the indexes together come up short of k."""
         share = self._share.get(key, 1.0 / VECTOR_OVERFETCH)
         fetch = max(math.ceil(k * VECTOR_MARGIN / share), k, VECTOR_MIN_FETCH)
         if one_of_several:
@@ -532,23 +527,15 @@ class Neo4jStore:
     def _approximate(self, kind: str, namespace: str, vec: list[float], fetch: int, k: int, with_props: bool) -> list[Hit]:
         """The namespace's top k among the ``fetch`` nearest of ``kind``'s vector index; updates the
         namespace's observed share of that index."""
-        if kind == "Box":
-            row = self._read("recall/vector_boxes", namespace=namespace, embedding=vec, fetch=fetch, k=k, props=with_props)[0]
-        else:
-            row = self._read("recall/vector_units", index=VECTOR_INDEXES[kind], namespace=namespace, embedding=vec,
-                             fetch=fetch, k=k, props=with_props)[0]
-        seen = int(row["seen"])
+        row = self._read("recall/vector_nearest", index=VECTOR_INDEXES[kind], namespace=namespace, embedding=vec,
+                         fetch=fetch, k=k, props=with_props)[0]
         key = (namespace, kind)
-        if seen:
-            self._absent.discard(key)
-        else:
-            self._absent.add(key)
-        observed = max(seen, 1) / fetch
+        observed = max(int(row["seen"]), 1) / fetch
         previous = self._share.get(key)
         self._share[key] = observed if previous is None else (previous + observed) / 2
         return [_hit(hit) for hit in row["hits"]]
 
-    def _exact(self, name: str, namespace: str, only: str | None, vec: list[float], k: int, with_props: bool) -> list[Hit] | None:
+    def _exact(self, query: str, namespace: str, only: str | None, vec: list[float], k: int, with_props: bool) -> list[Hit] | None:
         """The exact top k of a namespace with at most EXACT_CAP vectors; None when it holds more."""
         # $only is a parameter of the unit queries; the box queries do not name it (Neo4j ignores it).
         # The question scaled as a code is (unrounded), for the codes' cosines (see vector_units_exact); a
@@ -556,7 +543,7 @@ class Neo4jStore:
         scaled = _int8_scaled(vec)
         if scaled is None:
             scaled = np.zeros(len(vec))
-        exact = self._read(f"{name}_exact", namespace=namespace, only=only, embedding=vec, cap=EXACT_CAP + 1, k=k,
+        exact = self._read(query, namespace=namespace, only=only, embedding=vec, cap=EXACT_CAP + 1, k=k,
                            shortlist=k + EXACT_SHORTLIST_MARGIN, scaled=scaled.tolist(), square=float(scaled @ scaled),
                            props=with_props)
         if exact and int(exact[0]["seen"]) <= EXACT_CAP:

@@ -55,7 +55,7 @@ def vector_reads(store: Neo4jStore, monkeypatch: pytest.MonkeyPatch) -> list[dic
     real = store._read
 
     def spy(name: str, **params: Any) -> Any:
-        if name == "recall/vector_units":
+        if name == "recall/vector_nearest":
             reads.append(params)
         return real(name, **params)
 
@@ -105,7 +105,8 @@ def test_each_kind_is_searched_in_its_own_index(neo4j_store: Neo4jStore, ns: str
 
 def test_a_kind_the_namespace_lacks_is_asked_shallowly(neo4j_store: Neo4jStore, ns: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # An agent's namespace of steps only, searched over all units: its turn index holds none of the
-    # namespace, and must not be searched deeper and deeper for it on every search.
+    # namespace, and must not be searched deeper and deeper for it on every search (k = 5: at most
+    # k * VECTOR_OVERFETCH deep, which is below the minimum fetch).
     monkeypatch.setattr(neo4j_module, "EXACT_CAP", 0)
     other = f"vix-other-{uuid.uuid4().hex[:8]}"
     try:

@@ -1,7 +1,8 @@
-// Nearest units of one kind by cosine through that kind's vector index ($index: step_embedding or
-// turn_embedding): over-fetches $fetch neighbours (the 5.26 index cannot filter by namespace), keeps the
-// namespace's first $k, and counts how many of the $fetch were the namespace's (`seen`), so the caller can
-// size the next over-fetch to the namespace's share. A search over both kinds runs this once per index.
+// Nearest nodes of one kind by cosine through that kind's vector index ($index: step_embedding,
+// turn_embedding or box_embedding): over-fetches $fetch neighbours (the 5.26 index cannot filter by
+// namespace), keeps the namespace's first $k, and counts how many of the $fetch were the namespace's
+// (`seen`), so the caller can size the next over-fetch to the namespace's share. A search over steps and
+// turns runs this once per index.
 // Parameters: $index, $namespace, $embedding: [Float], $fetch, $k, $props: Boolean, $hidden: [String].
 // Returns: seen, hits: [[key, uid, score, props ([name, value] pairs without the embedding when $props, else null)]] (best first).
 CALL db.index.vector.queryNodes($index, $fetch, $embedding) YIELD node, score
