@@ -65,6 +65,8 @@ class MiniLMEmbedder:
     """
 
     dimensions = DIMENSIONS
+    #: Names the model for caches of its vectors (``graphmem.recall.expansion``).
+    name = "all-MiniLM-L6-v2"
 
     def __init__(self, batch_size: int = BATCH_SIZE) -> None:
         self.batch_size = batch_size

@@ -251,7 +251,7 @@ class Memory:
 
         Trajectory namespaces use anchor-aware recall; dialogue namespaces use validity-aware recall with
         topic boxes. ``options`` switch stages off for ablations (``use_anchors``, ``use_chain``,
-        ``use_frames``, ``use_boxes``, ``use_traces``) or pick an ``episode``.
+        ``use_frames``, ``use_boxes``, ``use_traces``, ``use_expansion``) or pick an ``episode``.
         """
         if budget < 1:
             raise ValueError(f"budget must be a positive number of tokens, got {budget}")

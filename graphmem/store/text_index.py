@@ -58,6 +58,19 @@ def analyze(text: str) -> list[str]:
     return [m.group(0).lower().replace("’", "'") for m in _WORD.finditer(text)]
 
 
+def stem_match(a: str, b: str) -> bool:
+    """Crude morphological match: "paint" ~ "painting" ~ "painted"; a word shorter than four letters only
+    matches itself ("art" is not "artist").
+
+    >>> stem_match("paint", "painting"), stem_match("dances", "dance"), stem_match("art", "artist")
+    (True, True, False)
+    """
+    if a == b:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 4
+
+
 def query_terms(text: str) -> list[str]:
     """Distinct analyzed terms of a query, in first-seen order."""
     seen: dict[str, None] = {}

@@ -1,0 +1,121 @@
+"""Query expansion of rare words (graphmem.recall.expansion): which words are rare, what they expand to,
+and the vocabulary's cache."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from graphmem.recall import expansion
+from graphmem.recall.expansion import expand, rare_terms, vocabulary_for, vocabulary_words
+from cluster_embed import ClusterEmbedder
+
+def test_vocabulary_is_the_bundled_word_list_without_function_words():
+    words = vocabulary_words()
+    assert len(words) > 20000
+    assert {"painting", "relaxation", "artwork"} <= set(words)
+    assert "because" not in words and "the" not in words
+    assert all(w.isalpha() and w == w.lower() for w in words)
+
+
+def test_rare_terms_are_those_few_hits_contain():
+    hits = ["I love painting", "my paintings are here", "a paint brush", "we went camping", "camping again", "a fire"]
+    # "paint" matches painting/paintings/paint (3 hits); "camping" 2 hits; "art" none; "go" too short.
+    assert rare_terms(["paint", "camping", "art", "go"], hits) == ["camping", "art"]
+    assert rare_terms(["paint", "camping", "art"], hits, max_hits=0) == ["art"]
+    assert rare_terms([], hits) == []
+
+
+@given(st.lists(st.from_regex(r"[a-z]{1,8}", fullmatch=True), max_size=6), st.lists(st.text(max_size=40), max_size=8))
+def test_rare_terms_is_a_subset_in_question_order(terms, texts):
+    rare = rare_terms(terms, texts)
+    assert rare == [t for t in dict.fromkeys(terms) if t in rare]
+    assert all(len(t) >= 3 for t in rare)
+    # With no hits at all, every eligible word is rare.
+    assert rare_terms(terms, []) == [t for t in dict.fromkeys(terms) if len(t) >= 3]
+
+
+def test_expand_finds_the_close_words_and_skips_the_questions_own():
+    embedder = ClusterEmbedder()
+    words = expand(["art"], ["art", "make"], embedder)
+    assert set(words) == {"painting", "paintings", "artwork"}
+    # A form of a question word is no expansion ("painting" of "paint").
+    assert "painting" not in expand(["art"], ["art", "paint"], embedder)
+    # Words of no cluster have no close neighbours.
+    assert expand(["banana"], ["banana"], embedder) == []
+    assert expand([], ["art"], embedder) == []
+
+
+def test_expand_embeds_an_out_of_vocabulary_word_at_question_time():
+    embedder = ClusterEmbedder()
+    vocabulary_for(embedder)  # built once
+    assert "destress" not in vocabulary_words()
+    before = len(embedder.calls)
+    assert set(expand(["destress"], ["destress"], embedder)) == {"relaxation", "relaxing"}
+    assert embedder.calls[before:] == [1]  # only the unknown word
+
+
+def test_expand_respects_the_neighbour_cap_and_similarity():
+    embedder = ClusterEmbedder()
+    assert len(expand(["art"], ["art"], embedder, neighbours=1)) == 1
+    assert expand(["art"], ["art"], embedder, min_similarity=0.999) == []
+
+
+def test_named_embedders_share_a_disk_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(expansion, "_by_name", {})
+    first = ClusterEmbedder(name="cluster/test v1")
+    vocabulary = vocabulary_for(first)
+    [cached] = list((tmp_path / "graphmem" / "expansion").glob("*.npy"))
+    assert cached.name.startswith("cluster_test_v1-")
+    assert sum(first.calls) == len(vocabulary.words)
+
+    # A new process (no in-memory table) reads the file instead of embedding the vocabulary again.
+    monkeypatch.setattr(expansion, "_by_name", {})
+    second = ClusterEmbedder(name="cluster/test v1")
+    again = vocabulary_for(second)
+    assert second.calls == []
+    np.testing.assert_allclose(again.vectors, vocabulary.vectors, atol=2e-3)  # stored as float16
+    assert expand(["art"], ["art"], second) == expand(["art"], ["art"], first)
+
+
+def test_a_damaged_cache_file_is_rebuilt(tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(expansion, "_by_name", {})
+    vocabulary_for(ClusterEmbedder(name="damaged"))
+    [cached] = list((tmp_path / "graphmem" / "expansion").glob("*.npy"))
+    cached.write_bytes(b"not a numpy file")
+    monkeypatch.setattr(expansion, "_by_name", {})
+    embedder = ClusterEmbedder(name="damaged")
+    with caplog.at_level("WARNING"):
+        vocabulary = vocabulary_for(embedder)
+    assert "unreadable" in caplog.text
+    assert sum(embedder.calls) == len(vocabulary.words)
+    assert np.load(cached).shape == (len(vocabulary.words), 384)
+
+
+def test_unnamed_embedders_are_cached_per_instance():
+    embedder = ClusterEmbedder()
+    assert vocabulary_for(embedder) is vocabulary_for(embedder)
+    other = ClusterEmbedder()
+    assert vocabulary_for(other) is not vocabulary_for(embedder)
+
+
+@pytest.mark.parametrize("chunk", [1000, 5000])
+def test_the_vocabulary_is_built_in_chunks(monkeypatch, chunk):
+    monkeypatch.setattr(expansion, "BUILD_CHUNK", chunk)
+    embedder = ClusterEmbedder()
+    vocabulary = vocabulary_for(embedder)
+    assert max(embedder.calls) == chunk
+    assert sum(embedder.calls) == len(vocabulary.words)
+
+
+@given(st.lists(st.from_regex(r"[a-z]{1,10}", fullmatch=True), min_size=1, max_size=8), st.from_regex(r"[a-z]{1,10}", fullmatch=True))
+def test_containment_by_lookups_is_stem_match(words, term):
+    from graphmem.recall.expansion import _contains
+    from graphmem.store.text_index import stem_match
+
+    text = " ".join(words)
+    assert _contains(text, term) == any(stem_match(term, w) for w in words)
