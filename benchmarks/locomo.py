@@ -5,7 +5,7 @@
 For every question it packs evidence with each system at each budget (cl100k_base) and measures the
 share of gold ``dia_id``s inside the evidence, per category (1 multi-hop, 2 temporal, 3 open-domain,
 4 single-hop; 5 adversarial reported apart), plus Recall@5/10/20 of ``Memory.search``, of graphmem's
-recall ranking and of the baselines' rankings, ablations (no frames, no boxes, no traces), ingest time
+recall ranking and of the baselines' rankings, ablations (no frames, no boxes, no traces, no rare-word expansion), ingest time
 (wall clock and process CPU: other jobs on a shared machine inflate the wall clock) and query latency.
 
 Baselines pack the same line format as graphmem (the session date once per session group, then
@@ -44,6 +44,7 @@ GRAPHMEM_SYSTEMS = {
     "no_frames": {"use_frames": False},
     "no_boxes": {"use_boxes": False, "use_traces": False},
     "no_traces": {"use_traces": False},
+    "no_expansion": {"use_expansion": False},
 }
 BASELINES = ("bm25", "dense", "rrf", "rrf_trim")
 #: Rankings whose Recall@k is reported: Memory.search ("graphmem"), recall_dialogue's ranking ("recall").
