@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 from graphmem.memory import Memory
+from graphmem.recall import expansion
 from graphmem.records import Turn
-from cluster_embed import ClusterEmbedder
+from cluster_embed import CLUSTERS, ClusterEmbedder
 
 START = datetime(2024, 3, 1, 10, tzinfo=timezone.utc)
 # Small talk that shares no word with the question, spoken by both people.
@@ -26,6 +29,13 @@ CHATTER = [
 ]
 QUESTION = "What kind of art does Caroline make?"
 TARGET = "s3:2"
+
+
+@pytest.fixture(autouse=True)
+def small_vocabulary(monkeypatch):
+    """Every 10th vocabulary word and the cluster words: the embedder is new per test, so is its table."""
+    words = tuple(sorted(set(expansion.vocabulary_words()[::10]) | set(CLUSTERS) - {"destress"}))
+    monkeypatch.setattr(expansion, "vocabulary_words", lambda: words)
 
 
 def _write(memory: Memory, namespace: str) -> None:

@@ -9,11 +9,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graphmem.recall import expansion
-from graphmem.recall.expansion import expand, rare_terms, vocabulary_for, vocabulary_words
+from graphmem.recall.expansion import expand, neighbour_table, rare_terms, vocabulary_for, vocabulary_words
 from cluster_embed import ClusterEmbedder
 
+_ALL_WORDS = vocabulary_words()
+
+
+@pytest.fixture(autouse=True)
+def small_vocabulary(monkeypatch):
+    """A 3,000-word slice of the vocabulary (with the cluster words), so each table builds in a blink."""
+    words = tuple(sorted(set(_ALL_WORDS[::7][:3000]) | {"painting", "paintings", "artwork", "relaxation", "relaxing", "art"}))
+    monkeypatch.setattr(expansion, "vocabulary_words", lambda: words)
+
+
 def test_vocabulary_is_the_bundled_word_list_without_function_words():
-    words = vocabulary_words()
+    words = _ALL_WORDS
     assert len(words) > 20000
     assert {"painting", "relaxation", "artwork"} <= set(words)
     assert "because" not in words and "the" not in words
@@ -51,7 +61,7 @@ def test_expand_finds_the_close_words_and_skips_the_questions_own():
 def test_expand_embeds_an_out_of_vocabulary_word_at_question_time():
     embedder = ClusterEmbedder()
     vocabulary_for(embedder)  # built once
-    assert "destress" not in vocabulary_words()
+    assert "destress" not in expansion.vocabulary_words()
     before = len(embedder.calls)
     assert set(expand(["destress"], ["destress"], embedder)) == {"relaxation", "relaxing"}
     assert embedder.calls[before:] == [1]  # only the unknown word
@@ -68,7 +78,7 @@ def test_named_embedders_share_a_disk_cache(tmp_path, monkeypatch):
     monkeypatch.setattr(expansion, "_by_name", {})
     first = ClusterEmbedder(name="cluster/test v1")
     vocabulary = vocabulary_for(first)
-    [cached] = list((tmp_path / "graphmem" / "expansion").glob("*.npy"))
+    [cached] = list((tmp_path / "graphmem" / "expansion").glob("*.npz"))
     assert cached.name.startswith("cluster_test_v1-")
     assert sum(first.calls) == len(vocabulary.words)
 
@@ -85,7 +95,7 @@ def test_a_damaged_cache_file_is_rebuilt(tmp_path, monkeypatch, caplog):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(expansion, "_by_name", {})
     vocabulary_for(ClusterEmbedder(name="damaged"))
-    [cached] = list((tmp_path / "graphmem" / "expansion").glob("*.npy"))
+    [cached] = list((tmp_path / "graphmem" / "expansion").glob("*.npz"))
     cached.write_bytes(b"not a numpy file")
     monkeypatch.setattr(expansion, "_by_name", {})
     embedder = ClusterEmbedder(name="damaged")
@@ -93,7 +103,8 @@ def test_a_damaged_cache_file_is_rebuilt(tmp_path, monkeypatch, caplog):
         vocabulary = vocabulary_for(embedder)
     assert "unreadable" in caplog.text
     assert sum(embedder.calls) == len(vocabulary.words)
-    assert np.load(cached).shape == (len(vocabulary.words), 384)
+    with np.load(cached) as stored:
+        assert stored["vectors"].shape == (len(vocabulary.words), 384)
 
 
 def test_unnamed_embedders_are_cached_per_instance():
@@ -103,7 +114,7 @@ def test_unnamed_embedders_are_cached_per_instance():
     assert vocabulary_for(other) is not vocabulary_for(embedder)
 
 
-@pytest.mark.parametrize("chunk", [1000, 5000])
+@pytest.mark.parametrize("chunk", [500, 2000])
 def test_the_vocabulary_is_built_in_chunks(monkeypatch, chunk):
     monkeypatch.setattr(expansion, "BUILD_CHUNK", chunk)
     embedder = ClusterEmbedder()
@@ -119,3 +130,27 @@ def test_containment_by_lookups_is_stem_match(words, term):
 
     text = " ".join(words)
     assert _contains(text, term) == any(stem_match(term, w) for w in words)
+
+
+@given(st.integers(min_value=1, max_value=40), st.integers(min_value=1, max_value=6), st.integers(min_value=0, max_value=2**31))
+def test_neighbour_table_is_the_brute_force_ranking(n, k, seed):
+    rng = np.random.default_rng(seed)
+    vectors = rng.normal(size=(n, 8)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    table, scores = neighbour_table(vectors, k, chunk=7)
+    assert table.shape == scores.shape == (n, min(k, n - 1))
+    for i in range(n):
+        sims = vectors @ vectors[i]
+        expected = sorted((j for j in range(n) if j != i), key=lambda j: (-sims[j], j))[: table.shape[1]]
+        np.testing.assert_allclose(scores[i], sims[expected], rtol=1e-5, atol=1e-6)
+        # Same cosines in the same order (indexes may swap only between exact ties).
+        np.testing.assert_allclose(sims[table[i]], sims[expected], rtol=1e-5, atol=1e-6)
+
+
+def test_a_word_s_table_neighbours_are_its_nearest_by_vector():
+    vocabulary = vocabulary_for(ClusterEmbedder())
+    by_table = vocabulary.nearest_to_word("art", 5, 0.5)
+    by_vector = [(w, s) for w, s in vocabulary.nearest(vocabulary.vectors[vocabulary.index["art"]], 6, 0.5) if w != "art"]
+    assert [w for w, _ in by_table] == [w for w, _ in by_vector] and {w for w, _ in by_table} == {"painting", "paintings", "artwork"}
+    # Deeper than the table: a pass over the vectors instead.
+    assert [w for w, _ in vocabulary.nearest_to_word("art", 30, 0.5)] == [w for w, _ in by_vector]
