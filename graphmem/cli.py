@@ -36,6 +36,7 @@ def _demo(args: argparse.Namespace) -> int:
     from graphmem.loaders.chat_jsonl import load_chat_jsonl
     from graphmem.loaders.jsonl_steps import read_steps_jsonl
     from graphmem.memory import Memory
+    from graphmem.recall.expansion import vocabulary_for
 
     data = resources.files("graphmem").joinpath("data")
     with Memory() as mem:
@@ -57,6 +58,10 @@ def _demo(args: argparse.Namespace) -> int:
                 mem.add_session("demo-user", session.session_id, session.turns, started_at=session.started_at)
         console.print(f"dialogue: {sum(len(s.turns) for c in conversations for s in c.sessions)} turns in "
                       f"{sum(len(c.sessions) for c in conversations)} sessions")
+        # Rare-word expansion's vocabulary table: built on a machine's first dialogue recall (~25 s), then
+        # read from ~/.cache/graphmem/expansion in a blink.
+        with console.status("preparing the query-expansion vocabulary (the first time takes ~25 s)"):
+            vocabulary_for(mem.embedder)
         for question in DIALOGUE_QUESTIONS:
             evidence = mem.recall("demo-user", question, budget=args.budget)
             body = f"{escape(evidence.text)}\n\n[dim]{evidence.tokens} tokens · sources: {escape(', '.join(evidence.source_ids))}[/dim]"

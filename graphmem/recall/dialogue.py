@@ -255,8 +255,8 @@ _CLASSIFIERS = frozenset({"kind", "type", "sort"})
 
 #: Parts of speech whose words rare-word expansion may expand (``graphmem.recall.expansion``): content
 #: words. Not proper nouns (a name's neighbours are other names) and not words of a date, time or number
-#: ("June" would expand to the other months, "week" to the weekdays: at 1M synthetic turns those weekday
-#: words met every turn about "guitar lessons on Tuesdays"). LoCoMo dev 1-4 at 150/300/600/1200 tokens:
+#: ("June" would expand to the other months, "last week" to the weekdays: a date's neighbours are other
+#: dates, never what the question asks). LoCoMo dev 1-4 at 150/300/600/1200 tokens:
 #: any word 0.735/0.842/0.893/0.929; nouns, verbs and adjectives 0.739/0.842/0.893/0.929 (nouns and verbs
 #: alike, with adverbs 0.735 at 150, nouns only 0.737/0.835/0.888/0.929).
 EXPANDABLE_POS = frozenset({"NOUN", "VERB", "ADJ"})
