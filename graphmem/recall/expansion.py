@@ -11,10 +11,15 @@ its hits join the candidates with a small share of the lexical weight (``W_EXPAN
 ``graphmem.recall.dialogue``). Words the history uses often are never expanded: their own hits are the
 evidence, and expanding them only adds noise.
 
-The vocabulary's vectors are computed once per embedder (about 20 s for MiniLM on 2 cores) and kept on
-disk for an embedder that has a ``name`` (``$XDG_CACHE_HOME/graphmem/expansion/``), in memory otherwise.
-A word's own vector is read from that table when the word is in it; only an out-of-vocabulary word is
-embedded at question time.
+The vocabulary's vectors and each word's nearest neighbours (``TABLE_NEIGHBOURS``) are computed once
+per embedder (about 25 s for MiniLM on 2 cores) and kept on disk for an embedder that has a ``name``
+(``$XDG_CACHE_HOME/graphmem/expansion/``), in memory otherwise. Expanding a vocabulary word is then a
+table lookup; a word outside the vocabulary is embedded with the question and compared with every
+vocabulary vector.
+
+The settings below were swept on LoCoMo dev (categories 1-4 at 150/300/600/1200 tokens; without
+expansion 0.731/0.831/0.882/0.929) before expansion was limited to content words
+(``graphmem.recall.dialogue.EXPANDABLE_POS``), which then gave 0.739/0.842/0.893/0.929.
 """
 
 from __future__ import annotations
@@ -38,8 +43,7 @@ from graphmem.store.text_index import FUNCTION_WORDS, analyze, stem_match
 
 log = logging.getLogger(__name__)
 
-#: A question word is rare when at most this many of its full-text hits contain it. LoCoMo dev
-#: categories 1-4 at 150/300/600/1200 tokens (0.731/0.831/0.882/0.929 without expansion): 0 ->
+#: A question word is rare when at most this many of its full-text hits contain it. 0 ->
 #: 0.726/0.831/0.882/0.929, 1 -> 0.729/0.835/0.886/0.929, 2 -> 0.735/0.842/0.893/0.929, 3 ->
 #: 0.731/0.842/0.889/0.924; expanding every word (50, the hits' depth) -> 0.719/0.828/0.890/0.923.
 MAX_HITS = 2
