@@ -137,6 +137,24 @@ def _cache_dir() -> Path:
 _lock = threading.Lock()
 _by_name: dict[str, Vocabulary] = {}
 _by_embedder: weakref.WeakKeyDictionary[Any, Vocabulary] = weakref.WeakKeyDictionary()
+# Embedders that cannot be weakly referenced or hashed (``__slots__``, an ``eq`` dataclass): by identity,
+# holding the embedder so that its id is not reused.
+_by_identity: dict[int, tuple[Any, Vocabulary]] = {}
+
+
+def _unnamed_get(embedder: Any) -> Vocabulary | None:
+    try:
+        return _by_embedder.get(embedder)
+    except TypeError:
+        held = _by_identity.get(id(embedder))
+        return held[1] if held is not None else None
+
+
+def _unnamed_put(embedder: Any, vocabulary: Vocabulary) -> None:
+    try:
+        _by_embedder[embedder] = vocabulary
+    except TypeError:
+        _by_identity[id(embedder)] = (embedder, vocabulary)
 
 
 def _build(embedder: Any, words: Sequence[str]) -> np.ndarray:
@@ -151,7 +169,7 @@ def vocabulary_for(embedder: Any) -> Vocabulary:
     (see the module)."""
     name = getattr(embedder, "name", None)
     with _lock:
-        cached = _by_name.get(name) if name else _by_embedder.get(embedder)
+        cached = _by_name.get(name) if name else _unnamed_get(embedder)
         if cached is not None:
             return cached
         words = vocabulary_words()
@@ -188,7 +206,7 @@ def vocabulary_for(embedder: Any) -> Vocabulary:
         if name:
             _by_name[name] = vocabulary
         else:
-            _by_embedder[embedder] = vocabulary
+            _unnamed_put(embedder, vocabulary)
         return vocabulary
 
 

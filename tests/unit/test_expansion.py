@@ -114,6 +114,30 @@ def test_unnamed_embedders_are_cached_per_instance():
     assert vocabulary_for(other) is not vocabulary_for(embedder)
 
 
+class SlottedEmbedder:
+    """A user's embedder that cannot be weakly referenced nor hashed."""
+
+    __slots__ = ("inner",)
+    __hash__ = None  # type: ignore[assignment]
+    dimensions = 384
+
+    def __init__(self) -> None:
+        self.inner = ClusterEmbedder()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SlottedEmbedder)
+
+    def embed(self, texts):
+        return self.inner.embed(texts)
+
+
+def test_any_embedder_object_gets_its_own_vocabulary():
+    embedder = SlottedEmbedder()
+    assert vocabulary_for(embedder) is vocabulary_for(embedder)
+    assert vocabulary_for(SlottedEmbedder()) is not vocabulary_for(embedder)
+    assert set(expand(["art"], ["art"], embedder)) == {"painting", "paintings", "artwork"}
+
+
 @pytest.mark.parametrize("chunk", [500, 2000])
 def test_the_vocabulary_is_built_in_chunks(monkeypatch, chunk):
     monkeypatch.setattr(expansion, "BUILD_CHUNK", chunk)
