@@ -58,9 +58,9 @@ def _demo(args: argparse.Namespace) -> int:
                 mem.add_session("demo-user", session.session_id, session.turns, started_at=session.started_at)
         console.print(f"dialogue: {sum(len(s.turns) for c in conversations for s in c.sessions)} turns in "
                       f"{sum(len(c.sessions) for c in conversations)} sessions")
-        # Rare-word expansion's vocabulary table: built on a machine's first dialogue recall (~25 s), then
+        # Rare-word expansion's vocabulary table: built on a machine's first dialogue recall (~20 s), then
         # read from ~/.cache/graphmem/expansion in a blink.
-        with console.status("preparing the query-expansion vocabulary (the first time takes ~25 s)"):
+        with console.status("preparing the query-expansion vocabulary (the first time takes ~20 s)"):
             vocabulary_for(mem.embedder)
         for question in DIALOGUE_QUESTIONS:
             evidence = mem.recall("demo-user", question, budget=args.budget)

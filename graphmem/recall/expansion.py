@@ -12,7 +12,7 @@ its hits join the candidates with a small share of the lexical weight (``W_EXPAN
 evidence, and expanding them only adds noise.
 
 The vocabulary's vectors and each word's nearest neighbours (``TABLE_NEIGHBOURS``) are computed once
-per embedder (about 25 s for MiniLM on 2 cores) and kept on disk for an embedder that has a ``name``
+per embedder (15-25 s for MiniLM on 2 cores) and kept on disk for an embedder that has a ``name``
 (``$XDG_CACHE_HOME/graphmem/expansion/``), in memory otherwise. Expanding a vocabulary word is then a
 table lookup; a word outside the vocabulary is embedded with the question and compared with every
 vocabulary vector.
