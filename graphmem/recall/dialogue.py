@@ -691,9 +691,9 @@ def recall_dialogue(
 
     query = analyze_question(need, tuple(known))
     w_lexical = LIST_W_LEXICAL if list_question(need) else W_LEXICAL  # the need's parse is analyze_question's
-    # Question words the expansion vocabulary lacks are embedded with the question, in one model call,
-    # in case the full-text hits show them rare (``_expansion_hits``).
-    unknown = unknown_terms(query.lexical, embedder) if use_expansion else []
+    # Expandable question words the expansion vocabulary lacks are embedded with the question, in one
+    # model call, in case the full-text hits show them rare (``_expansion_hits``).
+    unknown = unknown_terms(query.expandable, embedder) if use_expansion else []
     vectors = embedder.embed([query.dense, *unknown])
     vector = vectors[0]
     expansion = Expansion(embedder, dict(zip(unknown, vectors[1:]))) if use_expansion else None

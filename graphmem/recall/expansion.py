@@ -89,11 +89,9 @@ class Vocabulary:
         return [(self.words[i], float(scores[i])) for i in ranked if scores[i] >= min_similarity]
 
     def nearest_to_word(self, word: str, k: int, min_similarity: float) -> list[tuple[str, float]]:
-        """Like ``nearest`` for a vocabulary word's own vector (itself left out), from the table when it
-        holds ``k`` neighbours."""
+        """Like ``nearest`` for a vocabulary word's own vector (itself left out), read from the table: at
+        most its ``TABLE_NEIGHBOURS``, however large ``k``."""
         i = self.index[word]
-        if k > self.neighbours.shape[1]:
-            return [(w, score) for w, score in self.nearest(self.vectors[i], k + 1, min_similarity) if w != word][:k]
         return [
             (self.words[int(j)], float(score))
             for j, score in zip(self.neighbours[i, :k], self.scores[i, :k])
@@ -245,8 +243,8 @@ def rare_terms(terms: Sequence[str], hit_texts: Iterable[str], max_hits: int | N
 
 
 def unknown_terms(terms: Sequence[str], embedder: Any) -> list[str]:
-    """The terms ``expand`` may need that the vocabulary has no vector for: recall embeds them together
-    with the question (one model call) and passes them to ``expand`` as ``vectors``."""
+    """The terms (of those ``rare_terms`` may pick) that the vocabulary has no vector for: recall embeds
+    them together with the question (one model call) and passes them to ``expand`` as ``vectors``."""
     index = vocabulary_for(embedder).index
     return [t for t in dict.fromkeys(terms) if t.isalpha() and len(t) >= 3 and t not in index]
 
@@ -277,7 +275,7 @@ def expand(
     for term in rare:
         depth = neighbours + len(own) + 8  # room for the question's own words and their forms
         if term in vocabulary.index:
-            candidates = vocabulary.nearest_to_word(term, min(depth, TABLE_NEIGHBOURS), min_similarity)
+            candidates = vocabulary.nearest_to_word(term, depth, min_similarity)
         else:
             vector = np.asarray(embedded[term], dtype=np.float32)
             norm = float(np.linalg.norm(vector))

@@ -176,5 +176,11 @@ def test_a_word_s_table_neighbours_are_its_nearest_by_vector():
     by_table = vocabulary.nearest_to_word("art", 5, 0.5)
     by_vector = [(w, s) for w, s in vocabulary.nearest(vocabulary.vectors[vocabulary.index["art"]], 6, 0.5) if w != "art"]
     assert [w for w, _ in by_table] == [w for w, _ in by_vector] and {w for w, _ in by_table} == {"painting", "paintings", "artwork"}
-    # Deeper than the table: a pass over the vectors instead.
+    # Deeper than the table: the table's neighbours, no more.
     assert [w for w, _ in vocabulary.nearest_to_word("art", 30, 0.5)] == [w for w, _ in by_vector]
+    assert len(vocabulary.nearest_to_word("art", 30, -1.0)) == expansion.TABLE_NEIGHBOURS
+
+
+def test_unknown_terms_are_the_eligible_words_without_a_vector():
+    embedder = ClusterEmbedder()
+    assert expansion.unknown_terms(["destress", "art", "go", "2024", "destress"], embedder) == ["destress"]
