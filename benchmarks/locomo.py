@@ -9,7 +9,7 @@ recall ranking and of the baselines' rankings, ablations (no frames, no boxes, n
 (wall clock and process CPU: other jobs on a shared machine inflate the wall clock) and query latency.
 
 Baselines pack the same line format as graphmem (the session date once per session group, then
-"[id] speaker: text [photo: caption]"), so a difference comes from which turns are chosen, not from how
+"speaker: text [photo: caption]"), so a difference comes from which turns are chosen, not from how
 they are printed. ``rrf_trim`` is RRF's ranking with graphmem's query-aware trimming of long turns: it
 shows how much of graphmem's lead comes from its ranking and how much from fitting more turns.
 """

@@ -42,7 +42,8 @@ from graphmem.errors import GraphmemError
 
 SYSTEM_PROMPT = (
     "You answer questions about an agent's or a user's past using only the evidence given. "
-    "Each evidence line starts with its step index or turn id; dialogue lines carry their session dates. "
+    "A trajectory's lines start with their step index; a dialogue's lines with their speaker, under the "
+    "date of their session, and '(event ...)' gives when what a line tells happened. "
     "Answer with a short phrase. If the evidence does not contain the answer, say 'unknown'."
 )
 

@@ -20,8 +20,9 @@
    the dialogue's longest session and event time as bounds (kept on its Episode), so the reads seek
    only what can overlap the window, however long the history.
 5. Pack greedily under the budget. Lines are compact: the session date once per session group, then
-   ``[turn id] speaker: text`` with the grounded event time; a long turn is cut to its sentences that
-   match the question, the cut marked with "…" (see ``trim_turn``).
+   ``speaker: text`` with the grounded event time; a long turn is cut to its sentences that match the
+   question, a skip between two of them marked with "…" (see ``trim_turn``). The turn ids go with the
+   evidence (``Evidence.lines``), and into the text with ``context="full"``.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from graphmem.embed import Embedder
@@ -100,7 +101,7 @@ NEIGHBOUR_SHARE = 0.5
 #: Ranked turns offered to the packer (and valid turns read for a time window): at least this many, and
 #: one per ``PACK_TOKENS_PER_TURN`` tokens of budget beyond it (see ``pack_candidates``).
 PACK_CANDIDATES = 60
-#: A turn's line is rarely shorter than this many tokens ("[D4:7] Melanie: Thanks!" is 9), so a budget
+#: A turn's line is rarely shorter than this many tokens (a session's date and "Melanie: Thanks!"), so a budget
 #: holds at most about budget / 8 lines: 150 candidates at 1,200 tokens, 500 at 4,000. On LoCoMo dev,
 #: 60, 80, 100 and 150 candidates at every budget up to 1,200 give the same recall; at 1M units a time
 #: window's read of 60 valid turns instead of 150 takes a millisecond or two off the slowest recalls.
@@ -156,6 +157,36 @@ def _day(ts: float | None) -> str:
     if ts is None:
         return "?"
     return datetime.fromtimestamp(ts, tz=timezone.utc).strftime("%-d %b %Y")
+
+
+@functools.lru_cache(maxsize=4096)
+def date_span(start: float, end: float | None = None) -> str:
+    """A day range (epoch seconds, UTC) in as few words as say it exactly: a whole year or month by its
+    name, shared month and year written once.
+
+    >>> from datetime import datetime, timezone
+    >>> def ts(y, m, d): return datetime(y, m, d, tzinfo=timezone.utc).timestamp()
+    >>> date_span(ts(2023, 5, 7)), date_span(ts(2023, 8, 14), ts(2023, 8, 20))
+    ('7 May 2023', '14-20 Aug 2023')
+    >>> date_span(ts(2023, 8, 1), ts(2023, 8, 31)), date_span(ts(2022, 1, 1), ts(2022, 12, 31))
+    ('Aug 2023', '2022')
+    >>> date_span(ts(2023, 8, 28), ts(2023, 9, 3)), date_span(ts(2022, 12, 30), ts(2023, 1, 2))
+    ('28 Aug to 3 Sep 2023', '30 Dec 2022 to 2 Jan 2023')
+    """
+    first = datetime.fromtimestamp(start, tz=timezone.utc).date()
+    last = first if end is None else datetime.fromtimestamp(end, tz=timezone.utc).date()
+    if last <= first:
+        return _day(start)
+    month_ends = (last + timedelta(days=1)).day == 1
+    if first.year == last.year and (first.month, first.day) == (1, 1) and (last.month, last.day) == (12, 31):
+        return str(first.year)
+    if (first.year, first.month) == (last.year, last.month):
+        if first.day == 1 and month_ends:
+            return f"{first:%b %Y}"
+        return f"{first.day}-{last.day} {last:%b %Y}"
+    if first.year == last.year:
+        return f"{first.day} {first:%b} to {last.day} {last:%b %Y}"
+    return f"{first.day} {first:%b %Y} to {last.day} {last:%b %Y}"
 
 
 def _history(store: GraphStore, namespace: str, episodes: Sequence[dict[str, Any]]) -> tuple[datetime, datetime] | None:
@@ -407,65 +438,62 @@ def trim_turn(utterance: str, caption: str | None, terms: Sequence[str], names: 
     """The turn's text for the evidence, and whether it was cut.
 
     A long turn keeps only its sentences (and photo caption) that share a word with the question, in
-    their order, each cut marked with "…"; a long turn with no matching sentence only loses its content-free
-    reactions ("Wow, Mel!", "Thanks so much!"). This is legitimate compression, not invention: every kept
-    word is the speaker's own, the turn id and its context (speaker, session date, event time) always
-    stay, and the marks tell the reader that the turn says more.
+    their order; a long turn with no matching sentence only loses its content-free reactions ("Wow, Mel!",
+    "Thanks so much!"). A photo caption (the dataset's description of a shared picture, not the speaker's
+    words) stays when it or the turn's text shares a word with the question: a turn the question does not
+    reach lends its picture nothing. This is legitimate compression, not invention: every kept word is
+    the speaker's own, the turn's context (speaker, session date, event time) always stays, and a "…"
+    between two kept sentences marks where the turn skips some (not at the line's ends: what a line
+    leaves out before or after changes nothing in how it reads).
     """
     units = [u for u in _SENTENCE_END.split(utterance.strip()) if u]
+    unit_score = _term_matcher(tuple(terms))
     photo = f"[photo: {short_caption(caption)}]" if caption else None
+    photo_score = unit_score(caption) if caption and terms else 0
+    dropped_photo = photo is not None and bool(terms) and photo_score <= 0 and unit_score(utterance) <= 0
+    if dropped_photo:
+        photo = None
     full = utterance.strip() + (f" {photo}" if photo else "")
     if not terms or count_line_tokens(full) <= TRIM_MIN_TOKENS:
-        return full, False
-    unit_score = _term_matcher(tuple(terms))
+        return full, dropped_photo
     scored = [(unit_score(u), u) for u in units]
-    photo_score = unit_score(caption or "") if photo else 0
     if max([s for s, _ in scored] + [photo_score]) <= 0:
         # Nothing matches the question: keep the turn's most contentful sentences (KEEP_UNMATCHED of them,
-        # by number of content words; reactions and greetings have few) and the photo.
+        # by number of content words; reactions and greetings have few).
         richness = sorted(range(len(units)), key=lambda i: (-_content_words(units[i], names), i))
         content = [i for i in richness if not _is_reaction(units[i], names)][:KEEP_UNMATCHED]
         scored = [(1 if i in content else 0, u) for i, u in enumerate(units)]
-        photo_score = 1
-        if all(score for score, _ in scored):
-            return full, False
     pieces: list[str] = []
-    cut = False
-    previous_kept = True
+    gap = False
     for score, unit in scored:
-        if score > 0:
-            if not previous_kept and pieces and pieces[-1] != "…":
+        if score <= 0:
+            gap = True
+        else:
+            if gap and pieces:
                 pieces.append("…")
             pieces.append(unit)
-            previous_kept = True
-        else:
-            if not pieces or pieces[-1] != "…":
-                pieces.append("…")
-            cut = True
-            previous_kept = False
-    if photo:
-        if photo_score > 0:
-            pieces.append(photo)
-        else:
-            if pieces and pieces[-1] != "…":
-                pieces.append("…")
-            cut = True
-    text = " ".join(pieces).replace(" … …", " …")
-    return (text, cut) if cut else (full, False)
+            gap = False
+    if photo is not None and photo_score > 0:
+        pieces.append(photo)
+    cut = dropped_photo or len(pieces) < len(units) + (photo is not None) or "…" in pieces
+    return (" ".join(pieces), True) if cut else (full, False)
 
 
 def turn_opening(props: dict[str, Any], topic: str | None = None) -> str:
-    """What a turn's line opens with: ``[id] speaker:``; with a ``topic`` (the full context serialization),
-    the people the turn mentions and its box's topic follow the speaker: ``[id] speaker (mentions A, B;
-    topic: T):``."""
+    """What a turn's line opens with: ``speaker:``; with a ``topic`` (the full context serialization),
+    the turn id first and the people the turn mentions and its box's topic after the speaker:
+    ``[id] speaker (mentions A, B; topic: T):``. The compact line leaves the id to ``Evidence.lines``: an
+    answering model reads nothing in it, and it costs a sixth of a compact line ("[D14:25]" is 5 tokens).
+    """
     speaker = str(props.get("speaker", "?"))
+    if topic is None:
+        return f"{speaker}:"
     context = []
-    if topic is not None:
-        mentioned = [p for p in json.loads(props.get("payload") or "{}").get("participants", []) if p != speaker]
-        if mentioned:
-            context.append("mentions " + ", ".join(mentioned))
-        if topic:
-            context.append(f"topic: {topic}")
+    mentioned = [p for p in json.loads(props.get("payload") or "{}").get("participants", []) if p != speaker]
+    if mentioned:
+        context.append("mentions " + ", ".join(mentioned))
+    if topic:
+        context.append(f"topic: {topic}")
     who = f"{speaker} ({'; '.join(context)})" if context else speaker
     return f"[{props['uid']}] {who}:"
 
@@ -477,15 +505,12 @@ def turn_line(
     topic: str | None = None,
     opening: str | None = None,
 ) -> str:
-    """``[id] speaker: text [photo: caption] (event D)``; trimmed to the question's sentences when long.
+    """``speaker: text [photo: caption] (event D)``; trimmed to the question's sentences when long.
     ``opening`` is ``turn_opening(props, topic)`` when the caller has it already."""
     text, _ = trim_turn(str(props.get("utterance", "")), props.get("image_caption"), terms, names)
     line = f"{opening if opening is not None else turn_opening(props, topic)} {text}"
     if props.get("event_start") is not None:
-        line += f" (event {_day(props['event_start'])}"
-        if props.get("event_end") is not None and _day(props["event_end"]) != _day(props["event_start"]):
-            line += f" to {_day(props['event_end'])}"
-        line += ")"
+        line += f" (event {date_span(props['event_start'], props.get('event_end'))})"
     return line
 
 
@@ -663,8 +688,9 @@ def recall_dialogue(
     """Evidence for a question about a dialogue history; ``episodes`` saves a read when the caller has them.
 
     ``context="compact"`` (the default) writes each session's date once and each turn's speaker and event
-    time; ``context="full"`` also writes each session's interval (start to end) and each turn's mentioned
-    people and topic, at a cost in tokens (fewer turns fit a budget).
+    time; ``context="full"`` also writes each session's interval (start to end) and each turn's id,
+    mentioned people and topic, at a cost in tokens (fewer turns fit a budget). Either way
+    ``evidence.lines`` pairs each packed line with its turn id.
     """
     if context not in ("compact", "full"):
         raise ValueError(f"context must be 'compact' or 'full', got {context!r}")

@@ -39,15 +39,24 @@ class PackItem:
 
 @dataclass(frozen=True)
 class Evidence:
-    """Packed evidence: the text for an answering model, its unit ids in pack order, and its size."""
+    """Packed evidence: the text for an answering model, its unit ids in pack order, and its size.
+
+    ``lines`` pairs each line of the text (not the group headers) with its unit's id, in pack order, so
+    a caller can tell which unit a line came from even when the line does not show its id.
+    """
 
     source_ids: tuple[str, ...]
     text: str
     tokens: int
     budget: int
+    lines: tuple[tuple[str, str], ...] = ()
 
     def __contains__(self, source_id: object) -> bool:
         return source_id in self.source_ids
+
+    def lines_of(self, source_id: str) -> tuple[str, ...]:
+        """The lines packed for one unit (usually one; none when the unit was not packed)."""
+        return tuple(line for sid, line in self.lines if sid == source_id)
 
 
 def render(items: Sequence[PackItem]) -> str:
@@ -155,7 +164,8 @@ class Packer:
         for item in self._chosen:
             if item.source_id and item.source_id not in ids:
                 ids.append(item.source_id)
-        return Evidence(tuple(ids), text, tokens, self.budget)
+        lines = tuple((item.source_id, item.line) for item in self._chosen)
+        return Evidence(tuple(ids), text, tokens, self.budget, lines)
 
 
 def _pack_rendered(items: Sequence[PackItem], budget: int, count: Callable[[str], int]) -> Evidence:

@@ -6,9 +6,11 @@ reaches a related box in a distant session. Plus the pure helpers (question anal
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from graphmem.records import Turn
 from graphmem.recall import dialogue as rd
@@ -123,6 +125,9 @@ def test_evidence_within_budget_carries_turn_ids_and_session_dates(memory, budge
     evidence = recall(memory, "How is Ana's pottery going?", budget=budget).evidence
     assert evidence.tokens <= budget and evidence.tokens == count_tokens(evidence.text)
     assert evidence.source_ids, "a budget of 40 tokens still fits a turn"
+    assert [sid for sid, _ in evidence.lines] == list(evidence.source_ids)
+    turn_of_line = {line: sid for sid, line in evidence.lines}
+    speakers = {t[0]: t[1] for _, _, turns in SESSIONS for t in turns}
     dates = {f"{start.day} {start:%b %Y}:" for _, start, _ in SESSIONS}
     current_header = None
     seen = []
@@ -130,11 +135,13 @@ def test_evidence_within_budget_carries_turn_ids_and_session_dates(memory, budge
         if line in dates:
             current_header = line
             continue
-        match = re.match(r"^\[(D\d+:\d+)\] (Ana|Ben): \S", line)
-        assert match, f"not a turn line: {line!r}"
-        session = next(start for _, start, turns in SESSIONS if any(t[0] == match[1] for t in turns))
+        # A compact line: "speaker: text", its turn id in evidence.lines (not in the text).
+        assert line in turn_of_line, f"not a packed turn line: {line!r}"
+        turn_id = turn_of_line[line]
+        assert re.match(rf"^{speakers[turn_id]}: \S", line) and "[D" not in line
+        session = next(start for _, start, turns in SESSIONS if any(t[0] == turn_id for t in turns))
         assert current_header == f"{session.day} {session:%b %Y}:", "a turn under another session's date"
-        seen.append(match[1])
+        seen.append(turn_id)
     assert sorted(seen) == sorted(evidence.source_ids)
 
 
@@ -256,28 +263,83 @@ def test_strip_names_keeps_a_question_made_only_of_a_name():
     assert rd.strip_names("Did Mel and Caroline meet?", ["Caroline Smith"]) == "Did Mel and meet?"
 
 
-def test_trim_keeps_matching_sentences_and_marks_cuts():
+def test_trim_keeps_matching_sentences_and_marks_inner_cuts():
     text = ("Thanks, Caroline! It was a busy week at work. We finally painted the kitchen wall blue. "
             "The kids helped a lot.")
     trimmed, cut = rd.trim_turn(text, "a photo of a blue wall", ["paint", "wall"], frozenset({"caroline"}))
+    # What goes before and after the kept sentences is left out silently; the caption matches "wall".
     assert cut
-    assert trimmed == "… We finally painted the kitchen wall blue. … [photo: a blue wall]"
+    assert trimmed == "We finally painted the kitchen wall blue. [photo: a blue wall]"
+    text = "We painted the wall on Monday. It was a long and busy week at work for both of us. The paint was blue."
+    trimmed, cut = rd.trim_turn(text, None, ["paint"])
+    assert cut and trimmed == "We painted the wall on Monday. … The paint was blue."
 
 
 def test_trim_leaves_short_turns_and_unmatched_content_alone():
     short = "I painted it blue."
     assert rd.trim_turn(short, None, ["paint"]) == (short, False)
-    # No sentence matches: reactions go, the most contentful sentence stays, the cut is marked.
+    # No sentence matches: reactions go, the most contentful sentence stays.
     text = "Wow, Mel! That's awesome! I gave my parents a set of mugs from my pottery class as a present."
     trimmed, cut = rd.trim_turn(text, None, ["vacation"], frozenset({"mel"}))
-    assert cut and trimmed == "… I gave my parents a set of mugs from my pottery class as a present."
+    assert cut and trimmed == "I gave my parents a set of mugs from my pottery class as a present."
 
 
-def test_turn_line_has_id_speaker_and_event_time():
+def test_trim_keeps_a_caption_only_where_the_question_reaches_the_turn():
+    # The text matches: its picture stays, even when the caption shares no word with the question.
+    assert rd.trim_turn("Here is my new painting!", "a photo of a sunset over a lake", ["paint"]) == (
+        "Here is my new painting! [photo: a sunset over a lake]", False)
+    # The caption matches: it stays.
+    assert rd.trim_turn("Look at this!", "a photo of a painting of a horse", ["paint"]) == (
+        "Look at this! [photo: a painting of a horse]", False)
+    # Neither matches: the caption goes (the question did not reach this turn by its words).
+    assert rd.trim_turn("Look at this!", "a photo of a dog", ["paint"]) == ("Look at this!", True)
+    # No lexical terms to judge by: the turn is written whole.
+    assert rd.trim_turn("Look at this!", "a photo of a dog", []) == ("Look at this! [photo: a dog]", False)
+
+
+_MONTHS = {f"{datetime(2000, m, 1):%b}": m for m in range(1, 13)}
+
+
+def _parse_span(text: str) -> tuple[date, date]:
+    """The inverse of ``date_span``, written from its formats' description alone."""
+    if re.fullmatch(r"\d{4}", text):
+        return date(int(text), 1, 1), date(int(text), 12, 31)
+    if m := re.fullmatch(r"(\w{3}) (\d{4})", text):
+        first = date(int(m[2]), _MONTHS[m[1]], 1)
+        return first, (first.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1)
+    if m := re.fullmatch(r"(\d+) (\w{3}) (\d{4})", text):
+        day = date(int(m[3]), _MONTHS[m[2]], int(m[1]))
+        return day, day
+    if m := re.fullmatch(r"(\d+)-(\d+) (\w{3}) (\d{4})", text):
+        return date(int(m[4]), _MONTHS[m[3]], int(m[1])), date(int(m[4]), _MONTHS[m[3]], int(m[2]))
+    if m := re.fullmatch(r"(\d+) (\w{3}) to (\d+) (\w{3}) (\d{4})", text):
+        return date(int(m[5]), _MONTHS[m[2]], int(m[1])), date(int(m[5]), _MONTHS[m[4]], int(m[3]))
+    m = re.fullmatch(r"(\d+) (\w{3}) (\d{4}) to (\d+) (\w{3}) (\d{4})", text)
+    assert m, f"not a date span: {text!r}"
+    return date(int(m[3]), _MONTHS[m[2]], int(m[1])), date(int(m[6]), _MONTHS[m[5]], int(m[4]))
+
+
+@given(first=st.dates(min_value=date(1900, 1, 1), max_value=date(2100, 12, 31)), days=st.integers(0, 800),
+       hour=st.integers(0, 23))
+def test_date_span_says_exactly_its_days(first, days, hour):
+    last = first + timedelta(days=days)
+    start = datetime(first.year, first.month, first.day, hour, tzinfo=timezone.utc).timestamp()
+    end = datetime(last.year, last.month, last.day, 23 - hour, tzinfo=timezone.utc).timestamp()
+    text = rd.date_span(start, end)
+    assert _parse_span(text) == (first, last)
+    assert len(text) <= len(f"{first.day} {first:%b %Y} to {last.day} {last:%b %Y}")
+
+
+def test_turn_line_has_speaker_and_event_time_and_the_full_line_its_id():
     props = {"uid": "D2:1", "speaker": "Ben", "utterance": "I finished the marathon last Sunday!",
              "event_start": _at(2023, 5, 7).timestamp(), "event_end": _at(2023, 5, 7).timestamp()}
-    assert rd.turn_line(props) == "[D2:1] Ben: I finished the marathon last Sunday! (event 7 May 2023)"
+    assert rd.turn_line(props) == "Ben: I finished the marathon last Sunday! (event 7 May 2023)"
+    assert rd.turn_line(props, topic="marathon") == "[D2:1] Ben (topic: marathon): I finished the marathon last Sunday! (event 7 May 2023)"
     assert rd.session_header(_at(2023, 5, 10).timestamp()) == "10 May 2023:"
+    week = dict(props, event_start=_at(2023, 4, 24).timestamp(), event_end=_at(2023, 4, 30).timestamp())
+    assert rd.turn_line(week).endswith("(event 24-30 Apr 2023)")
+    month = dict(props, event_start=_at(2023, 4, 1).timestamp(), event_end=_at(2023, 4, 30).timestamp())
+    assert rd.turn_line(month).endswith("(event Apr 2023)")
 
 
 # --------------------------------------------------------------------------------------------------

@@ -26,6 +26,19 @@ def test_never_exceeds_budget(items, budget):
 
 
 @settings(max_examples=100, deadline=None)
+@given(items=items_strategy, budget=st.integers(min_value=0, max_value=300))
+def test_lines_pair_every_packed_line_with_its_unit(items, budget):
+    ev = pack(items, budget)
+    taken = [(i.source_id, i.line) for i in items if (i.source_id, i.line) in set(ev.lines)]
+    # Each taken item once, in pack (offer) order; its id among the evidence's ids, its line in the text.
+    assert list(ev.lines) == list(dict.fromkeys(taken))
+    assert list(dict.fromkeys(sid for sid, _ in ev.lines)) == list(ev.source_ids)
+    for source_id, line in ev.lines:
+        assert line in ev.text and line in ev.lines_of(source_id)
+    assert ev.lines_of("not-an-id-\u2603\u2603\u2603") == ()
+
+
+@settings(max_examples=100, deadline=None)
 @given(items=items_strategy, budget=st.integers(min_value=1, max_value=300))
 def test_first_item_taken_whenever_it_fits_alone(items, budget):
     ev = pack(items, budget)
