@@ -437,14 +437,15 @@ def _is_reaction(unit: str, names: frozenset[str]) -> bool:
 def trim_turn(utterance: str, caption: str | None, terms: Sequence[str], names: frozenset[str] = frozenset()) -> tuple[str, bool]:
     """The turn's text for the evidence, and whether it was cut.
 
-    A long turn keeps only its sentences (and photo caption) that share a word with the question, in
-    their order; a long turn with no matching sentence only loses its content-free reactions ("Wow, Mel!",
-    "Thanks so much!"). A photo caption (the dataset's description of a shared picture, not the speaker's
-    words) stays when it or the turn's text shares a word with the question: a turn the question does not
-    reach lends its picture nothing. This is legitimate compression, not invention: every kept word is
-    the speaker's own, the turn's context (speaker, session date, event time) always stays, and a "…"
-    between two kept sentences marks where the turn skips some (not at the line's ends: what a line
-    leaves out before or after changes nothing in how it reads).
+    A long turn keeps only its sentences and photo caption that share a word with the question, in
+    their order; a long turn with no matching sentence keeps its most contentful sentence (not its
+    reactions: "Wow, Mel!", "Thanks so much!"). A short turn is written whole, its photo caption (the
+    dataset's description of a shared picture, not the speaker's words) too unless neither the caption
+    nor the text shares a word with the question: a turn the question's words do not reach lends its
+    picture nothing. This is legitimate compression, not invention: every kept word is the speaker's
+    own, the turn's context (speaker, session date, event time) always stays, and a "…" between two kept
+    sentences marks where the turn skips some (not at the line's ends: what a line leaves out before or
+    after changes nothing in how it reads).
     """
     units = [u for u in _SENTENCE_END.split(utterance.strip()) if u]
     unit_score = _term_matcher(tuple(terms))
