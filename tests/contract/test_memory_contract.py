@@ -84,10 +84,16 @@ def test_same_vector_search(memories, question):
 @pytest.mark.parametrize("question, answer_turn", DIALOGUE_QUESTIONS)
 def test_dialogue_recall_finds_the_answer_on_both(memories, question, answer_turn):
     embedded, neo, _, user = memories
+    lines = []
     for mem in (embedded, neo):
         evidence = mem.recall(user, question, budget=200)
         assert answer_turn in evidence.source_ids, (type(mem.store).__name__, evidence.text)
         assert evidence.tokens <= 200
+        [line] = evidence.lines_of(answer_turn)
+        assert line in evidence.text.splitlines()
+        lines.append(line)
+    # The answer's line is written alike from either backend's properties (speaker, text, event time).
+    assert lines[0] == lines[1]
 
 
 def test_reingest_changes_nothing(memories):
