@@ -476,6 +476,8 @@ def trim_turn(utterance: str, caption: str | None, terms: Sequence[str], names: 
             gap = False
     if photo is not None and photo_score > 0:
         pieces.append(photo)
+    if not pieces:
+        pieces = ["…"]  # a long run of reactions only: the line says that the turn said something
     cut = dropped_photo or len(pieces) < len(units) + (photo is not None) or "…" in pieces
     return (" ".join(pieces), True) if cut else (full, False)
 

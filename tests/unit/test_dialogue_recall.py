@@ -282,6 +282,9 @@ def test_trim_leaves_short_turns_and_unmatched_content_alone():
     text = "Wow, Mel! That's awesome! I gave my parents a set of mugs from my pottery class as a present."
     trimmed, cut = rd.trim_turn(text, None, ["vacation"], frozenset({"mel"}))
     assert cut and trimmed == "I gave my parents a set of mugs from my pottery class as a present."
+    # Only reactions, none matching: the line still says the turn said something.
+    reactions = "Wow, Mel! That is so awesome! Thanks so much, Mel! Wow, that is amazing, really amazing!"
+    assert rd.trim_turn(reactions, None, ["vacation"], frozenset({"mel"})) == ("…", True)
 
 
 def test_trim_keeps_a_caption_only_where_the_question_reaches_the_turn():
