@@ -449,21 +449,25 @@ def trim_turn(utterance: str, caption: str | None, terms: Sequence[str], names: 
     """
     units = [u for u in _SENTENCE_END.split(utterance.strip()) if u]
     unit_score = _term_matcher(tuple(terms))
+    scored = [(unit_score(u), u) for u in units] if terms else []
     photo = f"[photo: {short_caption(caption)}]" if caption else None
     photo_score = unit_score(caption) if caption and terms else 0
-    dropped_photo = photo is not None and bool(terms) and photo_score <= 0 and unit_score(utterance) <= 0
+    text_matches = any(score > 0 for score, _ in scored)
+    dropped_photo = photo is not None and bool(terms) and photo_score <= 0 and not text_matches
     if dropped_photo:
         photo = None
     full = utterance.strip() + (f" {photo}" if photo else "")
     if not terms or count_line_tokens(full) <= TRIM_MIN_TOKENS:
         return full, dropped_photo
-    scored = [(unit_score(u), u) for u in units]
-    if max([s for s, _ in scored] + [photo_score]) <= 0:
+    if not text_matches and photo_score <= 0:
         # Nothing matches the question: keep the turn's most contentful sentences (KEEP_UNMATCHED of them,
         # by number of content words; reactions and greetings have few).
         richness = sorted(range(len(units)), key=lambda i: (-_content_words(units[i], names), i))
         content = [i for i in richness if not _is_reaction(units[i], names)][:KEEP_UNMATCHED]
         scored = [(1 if i in content else 0, u) for i, u in enumerate(units)]
+    keep_photo = photo is not None and photo_score > 0
+    if not dropped_photo and all(score > 0 for score, _ in scored) and (photo is None or keep_photo):
+        return full, False
     pieces: list[str] = []
     gap = False
     for score, unit in scored:
@@ -474,12 +478,11 @@ def trim_turn(utterance: str, caption: str | None, terms: Sequence[str], names: 
                 pieces.append("…")
             pieces.append(unit)
             gap = False
-    if photo is not None and photo_score > 0:
+    if photo is not None and keep_photo:
         pieces.append(photo)
     if not pieces:
         pieces = ["…"]  # a long run of reactions only: the line says that the turn said something
-    cut = dropped_photo or len(pieces) < len(units) + (photo is not None) or "…" in pieces
-    return (" ".join(pieces), True) if cut else (full, False)
+    return " ".join(pieces), True
 
 
 def turn_opening(props: dict[str, Any], topic: str | None = None) -> str:

@@ -223,6 +223,11 @@ def _contains(text: str, term: str) -> bool:
     return term in extended or any(term[:k] in words for k in range(max(4, len(term) - 4), len(term)))
 
 
+def _expandable(term: str) -> bool:
+    """Whether a term is a word expansion may look up: alphabetic, three letters or more."""
+    return term.isalpha() and len(term) >= 3
+
+
 def rare_terms(terms: Sequence[str], hit_texts: Iterable[str], max_hits: int | None = None) -> list[str]:
     """The terms (alphabetic, 3+ letters) that at most ``max_hits`` (``MAX_HITS``) of the hit texts contain.
 
@@ -235,7 +240,7 @@ def rare_terms(terms: Sequence[str], hit_texts: Iterable[str], max_hits: int | N
     texts = list(hit_texts)
     rare = []
     for term in dict.fromkeys(terms):
-        if not term.isalpha() or len(term) < 3:
+        if not _expandable(term):
             continue
         if sum(1 for text in texts if _contains(text, term)) <= limit:
             rare.append(term)
@@ -246,7 +251,7 @@ def unknown_terms(terms: Sequence[str], embedder: Any) -> list[str]:
     """The terms (of those ``rare_terms`` may pick) that the vocabulary has no vector for: recall embeds
     them together with the question (one model call) and passes them to ``expand`` as ``vectors``."""
     index = vocabulary_for(embedder).index
-    return [t for t in dict.fromkeys(terms) if t.isalpha() and len(t) >= 3 and t not in index]
+    return [t for t in dict.fromkeys(terms) if _expandable(t) and t not in index]
 
 
 def expand(
