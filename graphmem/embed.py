@@ -15,7 +15,7 @@ from typing import Protocol
 
 import numpy as np
 
-from graphmem.errors import GraphmemError
+from graphmem.errors import EmbedderError, GraphmemError
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,55 @@ class Embedder(Protocol):
     dimensions: int
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def checked_embeddings(embedder: Embedder, texts: Sequence[str], dimensions: int) -> np.ndarray:
+    """``embedder.embed(texts)`` as a ``(len(texts), dimensions)`` float32 array, checked before anything is
+    built from it: exactly one finite, non-zero vector of ``dimensions`` numbers per text, else
+    ``EmbedderError``. Every write path embeds through it: rows are paired with texts by position, so one
+    row short would drop a unit silently (or shift every later vector onto the wrong unit), and a NaN or
+    zero vector has no cosine to rank by.
+
+    >>> class OneShort:
+    ...     def embed(self, texts): return np.ones((len(texts) - 1, 3))
+    >>> checked_embeddings(OneShort(), ["a", "b"], 3)
+    Traceback (most recent call last):
+    ...
+    graphmem.errors.EmbedderError: OneShort returned 1 vectors for 2 texts (one per text, in order, is needed); nothing was written
+    """
+    texts = list(texts)
+    if not texts:
+        return np.zeros((0, dimensions), dtype=np.float32)
+    name = type(embedder).__name__
+    answer = embedder.embed(texts)
+    try:
+        values = np.asarray(answer)
+    except ValueError as exc:  # rows of different lengths
+        raise EmbedderError(f"{name} returned no matrix of numbers for {len(texts)} texts ({exc}); nothing was written") from exc
+    if values.dtype.kind not in "iuf":
+        raise EmbedderError(f"{name} returned {values.dtype} values, not numbers, for {len(texts)} texts; nothing was written")
+    if values.ndim != 2:
+        raise EmbedderError(
+            f"{name} returned an array of shape {values.shape} for {len(texts)} texts (one row per text is needed); "
+            "nothing was written"
+        )
+    if values.shape[0] != len(texts):
+        raise EmbedderError(
+            f"{name} returned {values.shape[0]} vectors for {len(texts)} texts (one per text, in order, is needed); "
+            "nothing was written"
+        )
+    if values.shape[1] != dimensions:
+        raise EmbedderError(
+            f"{name} returned vectors of {values.shape[1]} dimensions, the store holds {dimensions}: use an embedder "
+            f"of {dimensions} dimensions; nothing was written"
+        )
+    with np.errstate(over="ignore"):  # a float64 beyond float32's range becomes inf, refused below
+        vectors = values.astype(np.float32)
+    for problem, bad in (("NaN or infinite values", ~np.isfinite(vectors).all(axis=1)), ("only zeros", ~vectors.any(axis=1))):
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise EmbedderError(f"{name} returned a vector of {problem} for text {i} ({texts[i][:60]!r}); nothing was written")
+    return vectors
 
 
 @functools.lru_cache(maxsize=1)

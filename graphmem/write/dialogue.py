@@ -19,10 +19,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from graphmem.embed import Embedder
+from graphmem.embed import Embedder, checked_embeddings
 from graphmem.errors import ConflictError, InvalidRecordError
 from graphmem.records import Turn
-from graphmem.store.protocol import Expect, GraphStore, WriteBatch, episodes_with, node_key
+from graphmem.store.protocol import Expect, GraphStore, WriteBatch, dimensions_of, episodes_with, node_key
 from graphmem.write.context import ContextExtractor, TurnContext
 from graphmem.write.loom import (
     BoxExtractor,
@@ -177,7 +177,10 @@ class DialogueWriter:
         self._traces: dict[str, tuple[tuple[tuple[str, int], ...], list[tuple[str, TraceEvent]]]] = {}
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
-        return self.embedder.embed(list(texts))
+        """Every text the writer embeds (turns, box events through the loom and the weaver), checked:
+        one finite, non-zero vector of the store's dimension per text, else ``EmbedderError`` before
+        anything of the session is written."""
+        return checked_embeddings(self.embedder, texts, dimensions_of(self.store))
 
     @property
     def parses(self) -> SharedParses:
@@ -345,7 +348,7 @@ class DialogueWriter:
         # All the session's events in one model call (a box without events is represented by its topic).
         event_texts = [list(box.events) or [box.topic] for box in sealed]
         flat = [text for texts in event_texts for text in texts]
-        flat_vecs = self._embed(flat) if flat else np.zeros((0, self.embedder.dimensions), dtype=np.float32)
+        flat_vecs = self._embed(flat)
         self.parses.prefetch(flat + [box.topic for box in sealed])
         extractor = self.loom.extractor
         result: list[BoxWrite] = []
