@@ -62,6 +62,13 @@ CALL (ends, complete) {
   RETURN count(*) AS causes
 }
 CALL (ends, complete) {
+  UNWIND CASE WHEN complete THEN $batch.edges.CHANGES ELSE [] END AS r
+  WITH ends[r[0]] AS a, ends[r[1]] AS b, r
+  MERGE (a)-[e:CHANGES]->(b)
+  SET e += r[2]
+  RETURN count(*) AS changes
+}
+CALL (ends, complete) {
   UNWIND CASE WHEN complete THEN $batch.edges.CONTAINS ELSE [] END AS r
   WITH ends[r[0]] AS a, ends[r[1]] AS b, r
   MERGE (a)-[e:CONTAINS]->(b)
@@ -131,4 +138,4 @@ CALL (ends, complete) {
   SET e += r[2]
   RETURN count(*) AS spoken_by
 }
-RETURN at + causes + contains + enables + has_event + involves + in_episode + in_session + in_trace + mentions + next + spoken_by AS merged
+RETURN at + causes + changes + contains + enables + has_event + involves + in_episode + in_session + in_trace + mentions + next + spoken_by AS merged

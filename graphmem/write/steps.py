@@ -4,7 +4,10 @@ Each step becomes a ``Step`` node chained by ``NEXT``, linked to its ``Location`
 (``Entity``) and its ``Event`` nodes. Every event carries its ordinal among the episode's events of the
 same kind and object, computed here at write time so that "the third wood collected" is an index hit.
 ``ENABLES`` links the step that last gained an item to a later step that spent it (consumed, lost or
-placed it). Appending to an episode continues ordinals, chains and causal links from what is stored.
+placed it). A ``Change`` node (``CHANGES`` from its step) records each inventory item and state value
+the step changed, with its value before and after, so that "the first step with 3 wood" is an index
+range read over one item's changes. Appending to an episode continues ordinals, chains, causal links and
+changes from what is stored.
 """
 
 from __future__ import annotations
@@ -13,12 +16,12 @@ import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from graphmem.records import Event, Location, Relation, Step
+from graphmem.records import Event, Location, Relation, Scalar, Step
 from graphmem.store.protocol import EdgeRow, EventRow, NodeRow, WriteBatch, node_key
 
 #: Event kinds whose object was spent, and so was enabled by an earlier gain of that object.
@@ -97,6 +100,61 @@ class EpisodeSoFar:
     vocab: dict[str, list[Any]]
     totals: dict[tuple[str, str], int]  # (kind, obj) -> events so far
     last_gain: dict[str, int]  # item -> step index of its latest gain
+    # The inventory (items with a non-zero count) and state after the last stored step: what the next
+    # step's changes are measured from. Empty for a new episode.
+    last_inventory: dict[str, int] = field(default_factory=dict)
+    last_state: dict[str, Scalar] = field(default_factory=dict)
+
+
+def same_value(a: Scalar | None, b: Scalar | None) -> bool:
+    """Whether a value is unchanged: equal and of the same kind (None, bool, number, text), so a state that
+    goes from 1 to True or from 1 to "1" changed, and one that goes from 1 to 1.0 did not (both stores
+    compare numbers numerically).
+
+    >>> same_value(1, 1.0), same_value(1, True), same_value(None, None)
+    (True, False, True)
+    """
+    return _value_kind(a) == _value_kind(b) and a == b
+
+
+def _value_kind(value: Scalar | None) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "text"
+
+
+def change_uid(unit_uid: str, source: str, name: str) -> str:
+    """The uid of the Change node of one item or state name at one step: ``"run-1:3~inventory:wood"``."""
+    return f"{unit_uid}~{source}:{name}"
+
+
+def step_changes(
+    inventory: dict[str, int], state: dict[str, Scalar], step: Step
+) -> list[tuple[str, str, Scalar | None, Scalar | None]]:
+    """``(source, name, before, after)`` for each inventory item and state name whose value after ``step``
+    differs from its value in ``inventory`` / ``state`` (the previous step's), sorted by source and name.
+    An absent item counts 0, so an item that appears or vanishes changes from or to 0; an absent state
+    name is None (stored as a missing property), so one that appears or vanishes changes from or to None.
+
+    >>> step_changes({"wood": 2}, {"hp": 9}, Step(4, "eat", inventory={"apple": 1}, state={"hp": 9, "mode": "day"}))
+    [('inventory', 'apple', 0, 1), ('inventory', 'wood', 2, 0), ('state', 'mode', None, 'day')]
+    """
+    changes: list[tuple[str, str, Scalar | None, Scalar | None]] = []
+    now_inventory = step.inventory_dict
+    for name in sorted(inventory.keys() | now_inventory.keys()):
+        before, after = inventory.get(name, 0), now_inventory.get(name, 0)
+        if before != after:
+            changes.append(("inventory", name, before, after))
+    now_state = step.state_dict
+    for name in sorted(state.keys() | now_state.keys()):
+        was, now = state.get(name), now_state.get(name)
+        if not same_value(was, now):
+            changes.append(("state", name, was, now))
+    return changes
 
 
 def empty_vocab() -> dict[str, list[Any]]:
@@ -116,6 +174,8 @@ def build_step_batch(
     episode_key = node_key("Episode", episode_id)
     totals = dict(so_far.totals)
     last_gain = dict(so_far.last_gain)
+    inventory: dict[str, int] = dict(so_far.last_inventory)
+    state: dict[str, Scalar] = dict(so_far.last_state)
     vocab = {k: set(map(lambda v: tuple(v) if isinstance(v, list) else v, vals)) for k, vals in so_far.vocab.items()}
     previous_key = node_key("Step", step_uid(episode_id, so_far.last_t)) if so_far.last_t is not None else None
 
@@ -172,6 +232,7 @@ def build_step_batch(
                         "count": event.count,
                         "ordinal": totals[pair],
                         "t": step.t,
+                        "i": i,  # position among the step's events: events order by (t, i)
                     },
                 )
             )
@@ -188,6 +249,20 @@ def build_step_batch(
                 EdgeRow("ENABLES", namespace, node_key("Step", step_uid(episode_id, source_t)), key, {"items": sorted(items)})
             )
 
+        for source, name, before, after in step_changes(inventory, state, step):
+            change = change_uid(uid, source, name)
+            change_props: dict[str, Any] = {"episode": episode_id, "unit": key, "t": step.t, "source": source, "name": name}
+            # None (a state name absent before or after the step) is a missing property, as Neo4j stores
+            # a null: both stores then read it back as None.
+            if before is not None:
+                change_props["before"] = before
+            if after is not None:
+                change_props["after"] = after
+            nodes.append(NodeRow("Change", namespace, change, change_props))
+            edges.append(EdgeRow("CHANGES", namespace, key, node_key("Change", change)))
+        inventory = {name: count for name, count in step.inventory if count != 0}
+        state = step.state_dict
+
     episode_props = {
         "kind": "trajectory",
         "seq": so_far.seq,
@@ -195,19 +270,28 @@ def build_step_batch(
         "vocab": json.dumps({k: sorted(map(list, v) if k == "event_pairs" else v) for k, v in vocab.items()}),
         "totals": json.dumps(sorted([k, o, n] for (k, o), n in totals.items())),
         "last_gain": json.dumps(sorted(last_gain.items())),
+        # JSON keeps each value's type (an int, a float, a bool, text), whichever store holds the node.
+        "last_inventory": json.dumps(sorted(inventory.items())),
+        "last_state": json.dumps(sorted(state.items())),
     }
     return WriteBatch((NodeRow("Episode", namespace, episode_id, episode_props), *nodes), tuple(edges))
 
 
 def episode_so_far(props: dict[str, Any] | None, seq: int = 0) -> EpisodeSoFar:
     """Rebuild the writing state of an episode from its stored ``Episode`` node (None: a new episode,
-    which takes place ``seq`` among its namespace's episodes)."""
+    which takes place ``seq`` among its namespace's episodes).
+
+    An Episode written before nodes carried ``last_inventory`` / ``last_state`` reads as an empty
+    inventory and state: the first step appended to it records its whole inventory and state as changes.
+    """
     if props is None:
         return EpisodeSoFar(False, seq, None, empty_vocab(), {}, {})
     totals = {(k, o): int(n) for k, o, n in json.loads(props.get("totals", "[]"))}
     last_gain = {item: int(t) for item, t in json.loads(props.get("last_gain", "[]"))}
     vocab = json.loads(props.get("vocab", "{}")) or empty_vocab()
-    return EpisodeSoFar(True, int(props.get("seq", 0)), props.get("last_t"), vocab, totals, last_gain)
+    inventory = {str(item): int(count) for item, count in json.loads(props.get("last_inventory", "[]"))}
+    state = {str(name): value for name, value in json.loads(props.get("last_state", "[]"))}
+    return EpisodeSoFar(True, int(props.get("seq", 0)), props.get("last_t"), vocab, totals, last_gain, inventory, state)
 
 
 def event_rows_by_unit(rows: Sequence[EventRow]) -> dict[str, list[EventRow]]:
