@@ -1,8 +1,15 @@
 """The ``graphmem`` command line.
 
-    graphmem demo                      # the main job on the embedded default (or GRAPHMEM_NEO4J_URI)
+    graphmem demo                      # the main job on the memory file (or GRAPHMEM_NEO4J_URI)
     graphmem neo4j install|start|stop|status
     graphmem ingest FILE... --namespace NS   # bulk, resumable ingestion of JSONL steps / chat logs
+    graphmem recall|answer NS "question" [--budget N] [--json]
+    graphmem search NS "question" [-k N] [--json]
+    graphmem stats NS | namespaces | forget NS [--episode E | --session S]
+    graphmem export NS > memory.jsonl; graphmem import memory.jsonl [-n NS]
+    graphmem mcp [--http PORT]         # a Model Context Protocol server
+
+The memory commands live in ``graphmem.commands``; the JSONL formats are described in ``graphmem.formats``.
 """
 
 from __future__ import annotations
@@ -70,9 +77,17 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="graphmem", description="Episodic memory for long-horizon agents.")
+    from graphmem.commands import ask, manage, serve
+    from graphmem.commands.options import ENVIRONMENT, version
+    from graphmem.formats import FORMATS
+
+    parser = argparse.ArgumentParser(
+        prog="graphmem", description="Episodic memory for long-horizon agents.", epilog=ENVIRONMENT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"graphmem {version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     demo = sub.add_parser("demo", help="ingest a bundled trajectory and dialogue, ask questions, print evidence")
     demo.add_argument("--budget", type=int, default=150, help="evidence budget in cl100k_base tokens")
@@ -84,7 +99,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     from graphmem.ingest import add_ingest_subparser
 
-    add_ingest_subparser(sub)
+    ingest = add_ingest_subparser(sub)
+    ingest.epilog = FORMATS + "\n" + ENVIRONMENT
+    ingest.formatter_class = argparse.RawDescriptionHelpFormatter
+    ask.add_subparsers(sub)
+    manage.add_subparsers(sub)
+    serve.add_subparsers(sub)
     return parser
 
 
@@ -93,16 +113,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     from graphmem import neo4j_server
-    from graphmem.errors import GraphmemError
+    from graphmem.commands.options import BAD_INPUT, FAILED, UsageError
+    from graphmem.errors import GraphmemError, InvalidRecordError, NotFoundError
+    from graphmem.query.algebra import QueryError
 
+    errors = Console(stderr=True, soft_wrap=True)  # one line per message, for logs and scripts
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except (UsageError, InvalidRecordError, NotFoundError, QueryError) as exc:
+        # Bad input: said before anything was written or any model loaded.
+        errors.print(f"[red]error:[/red] {escape(str(exc))}")
+        return BAD_INPUT
     except (GraphmemError, neo4j_server.Neo4jServerError) as exc:
         # Expected failures print what went wrong and what to do; anything else keeps its traceback.
-        console.print(f"[red]error:[/red] {exc}")
-        return 1
+        errors.print(f"[red]error:[/red] {escape(str(exc))}")
+        return FAILED
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ def test_demo_runs_on_the_embedded_backend(monkeypatch, capsys):
     monkeypatch.delenv("GRAPHMEM_NEO4J_URI", raising=False)
     assert main(["demo", "--budget", "150"]) == 0
     out = capsys.readouterr().out
-    assert "EmbeddedStore backend" in out
+    assert "FileStore backend" in out  # the embedded default, kept in the test's memory file (GRAPHMEM_PATH)
     assert "trajectory: 300 Crafter steps" in out
     for question in (*TRAJECTORY_QUESTIONS, *DIALOGUE_QUESTIONS):
         assert question[:40] in out.replace("\n", " ") or question[:25] in out
