@@ -3,35 +3,57 @@
     python benchmarks/interactive_qa.py --seeds 0 1 2 --steps 1500 --budgets 150 300 600
 
 For each environment rollout it generates questions per family with gold answers and gold step ids
-from the ground-truth records, then packs evidence with every system at each budget and reports, per
-family: gold-step recall, all-gold rate, executor exact match (the deterministic executor reading only
-the packed evidence), and mean tokens. Prints a table and writes JSON.
+from the ground-truth records (``benchmarks/generated_questions.py``), then packs evidence with every
+system at each budget and reports, per family: gold-step recall, all-gold rate, executor exact match
+(the deterministic executor of :mod:`graphmem.query.answers` reading only the packed evidence), and mean
+tokens. Prints a table and writes JSON.
+
+graphmem systems answer through their own pipeline: ``recall_steps`` compiles the question against the
+memory and resolves it, and ``graphmem.query.answers.answer(result.query, result.bundle)`` reads the
+packed bundle. The ablations are ``use_anchors=False`` (no query: content search only, so no executor
+answer), ``use_chain=False``, and flat-text writing (each step stored as its action and summary only).
 
 Baselines, given every advantage a flat log can have: each step is one text line that carries its
 action, events with their ordinals, inventory and place; BM25 / dense (all-MiniLM-L6-v2) / RRF pick the
-top lines that fit; "recent" takes the last steps that fit. The executor reads baseline evidence with the
-same rules and is given the event totals, so differences come from what the evidence contains.
+top lines that fit; "recent" takes the last steps that fit. Their exact match reads *what the packed
+steps support*, with the same semantics as graphmem's: the question is compiled with
+``graphmem.query.grammar.compile_question`` against a ``Lexicon`` of the ground-truth steps (so every
+baseline is read the same way, whatever it packed), then answered from a fresh ``EmbeddedStore`` that
+holds only the baseline's packed steps (their full records, state included), written through
+``Memory(store=...)`` and recalled with ``recall_steps`` at a budget large enough to pack all of them.
+Ordinals and value changes then count only the packed steps: "the third time I collected wood" is the
+third one the evidence shows, which is what a reader of that evidence could say. The packed-step store
+embeds with a hash of the text (``HashEmbedder`` below): the executor reads only resolved anchors and
+facts, so the vectors never decide an answer. Latency counts retrieval (and, for graphmem, its executor),
+never this evaluation.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import statistics
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from rank_bm25 import BM25Okapi
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.generated_questions import GeneratedQuestion, generate_questions
 from graphmem.embed import default_embedder
 from graphmem.memory import Memory
-from graphmem.recall.executor import EvidenceBundle, EvidenceStep, event_ordinals, execute, normalize_answer
-from graphmem.recall.packer import PackItem, pack
-from graphmem.recall.questions import GeneratedQuestion, generate_questions
+from graphmem.query.algebra import Query
+from graphmem.query.answers import answer, answers_match
+from graphmem.query.grammar import compile_question
+from graphmem.query.lexicon import Lexicon
+from graphmem.recall.packer import Evidence, PackItem, pack
 from graphmem.recall.trajectory import recall_steps
 from graphmem.records import Step
 from graphmem.store.embedded import EmbeddedStore
@@ -39,6 +61,22 @@ from graphmem.store.text_index import analyze
 from graphmem.write.steps import step_uid
 
 SYSTEMS = ("graphmem", "no_anchors", "no_chain", "flat_text", "rag_bm25", "rag_dense", "rag_rrf", "recent")
+#: The packed-step evaluator recalls at this budget: far above what any baseline packs, so every packed
+#: step the query resolves is read.
+EVALUATION_BUDGET = 1_000_000
+
+
+def event_ordinals(steps: Sequence[Step]) -> list[dict[tuple[str, str], int]]:
+    """Per step, the running ordinal of each of its (kind, obj) events over the episode."""
+    seen: dict[tuple[str, str], int] = {}
+    out = []
+    for step in steps:
+        row = {}
+        for e in step.events:
+            seen[(e.kind, e.obj)] = seen.get((e.kind, e.obj), 0) + 1
+            row[(e.kind, e.obj)] = seen[(e.kind, e.obj)]
+        out.append(row)
+    return out
 
 
 def flat_line(step: Step, ordinals: dict[tuple[str, str], int]) -> str:
@@ -56,16 +94,65 @@ def strip_structure(step: Step) -> Step:
     return Step(step.t, step.action, summary=step.summary)
 
 
+def lexicon_from_steps(steps: Sequence[Step], embed: Callable[[Sequence[str]], Any]) -> Lexicon:
+    """The names of the ground-truth steps, as ``graphmem.recall.trajectory.lexicon_of`` reads them from an
+    episode's write-time summary."""
+    return Lexicon(
+        pairs=frozenset((e.kind, e.obj) for s in steps for e in s.events),
+        items=frozenset(name for s in steps for name, _ in s.inventory),
+        states=frozenset(name for s in steps for name, _ in s.state),
+        regions=frozenset(s.location.region for s in steps if s.location.region),
+        embed=embed,
+    )
+
+
+class HashEmbedder:
+    """Unit vectors seeded by a text's hash (no model): for the packed-step evaluator's stores only."""
+
+    dimensions = 384
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        for i, text in enumerate(texts):
+            seed = int(hashlib.sha1(text.encode("utf-8")).hexdigest()[:8], 16)
+            v = np.random.default_rng(seed).normal(size=self.dimensions)
+            out[i] = v / np.linalg.norm(v)
+        return out
+
+
+class PackedStepReader:
+    """What a set of packed steps supports: the question, compiled against the ground truth's lexicon,
+    answered by graphmem's resolution and executor over a store that holds only those steps."""
+
+    def __init__(self, episode: str, steps: Sequence[Step]) -> None:
+        self.episode = episode
+        self.last_t = max(s.t for s in steps)
+        self.lexicon = lexicon_from_steps(steps, default_embedder().embed)
+        self.embedder = HashEmbedder()
+        self.queries: dict[str, Query | None] = {}
+
+    def query(self, question: str) -> Query | None:
+        if question not in self.queries:
+            self.queries[question] = compile_question(question, self.lexicon, self.last_t)
+        return self.queries[question]
+
+    def answer(self, question: str, packed: Sequence[Step]) -> str | None:
+        query = self.query(question)
+        if query is None or not packed:
+            return None
+        with Memory(store=EmbeddedStore(), embedder=self.embedder) as mem:
+            mem.add_steps("packed", self.episode, sorted(packed, key=lambda s: s.t))
+            result = recall_steps(mem.store, mem.embedder, "packed", query, EVALUATION_BUDGET)
+        return answer(query, result.bundle) if result.query is not None else None
+
+
 class FlatRag:
     """Vanilla RAG over one flat line per step."""
 
     def __init__(self, episode: str, steps: Sequence[Step]) -> None:
         self.episode = episode
         self.steps = list(steps)
-        ords, totals = event_ordinals(self.steps)
-        self.ordinals = [{(k, o): n for k, o, n in row} for row in ords]
-        self.totals = totals
-        self.lines = [flat_line(s, o) for s, o in zip(self.steps, self.ordinals)]
+        self.lines = [flat_line(s, o) for s, o in zip(self.steps, event_ordinals(self.steps))]
         self.bm25 = BM25Okapi([analyze(line) or ["_"] for line in self.lines])
         self.vectors = default_embedder().embed(self.lines)
 
@@ -84,18 +171,13 @@ class FlatRag:
                 scores[int(i)] += 1.0 / (60 + rank + 1)
         return sorted(scores, key=lambda i: (-scores[i], i))
 
-    def evidence(self, question: str, mode: str, budget: int):  # type: ignore[no-untyped-def]
+    def evidence(self, question: str, mode: str, budget: int) -> tuple[Evidence, list[Step]]:
+        """The packed lines and the steps they are of."""
         order = self.ranking(question, mode)[:400]
         items = [PackItem(step_uid(self.episode, self.steps[i].t), self.lines[i], order=float(self.steps[i].t)) for i in order]
         ev = pack(items, budget)
-        index = {step_uid(self.episode, s.t): i for i, s in enumerate(self.steps)}
-        steps = tuple(
-            EvidenceStep(sid, self.episode, self.steps[index[sid]].t, self.steps[index[sid]],
-                         tuple((k, o, n) for (k, o), n in sorted(self.ordinals[index[sid]].items())))
-            for sid in ev.source_ids
-        )
-        totals = tuple((k, o, n) for (k, o), n in sorted(self.totals.items()))
-        return ev, EvidenceBundle(steps, totals)
+        by_uid = {step_uid(self.episode, s.t): s for s in self.steps}
+        return ev, [by_uid[sid] for sid in ev.source_ids]
 
 
 def run_episode(env: str, seed: int, steps: Sequence[Step], questions: Sequence[GeneratedQuestion], budgets: Sequence[int]) -> list[dict]:
@@ -106,33 +188,32 @@ def run_episode(env: str, seed: int, steps: Sequence[Step], questions: Sequence[
     ingest_s = time.perf_counter() - t0
     mem.add_steps("flat", episode, [strip_structure(s) for s in steps])
     rag = FlatRag(episode, steps)
+    reader = PackedStepReader(episode, steps)
     rows = []
     for q in questions:
         for budget in budgets:
             for system in SYSTEMS:
                 t1 = time.perf_counter()
+                predicted: str | None
                 if system in ("graphmem", "no_anchors", "no_chain", "flat_text"):
                     ns = "flat" if system == "flat_text" else "full"
                     result = recall_steps(
                         mem.store, mem.embedder, ns, q.question, budget,
                         use_anchors=system != "no_anchors", use_chain=system != "no_chain",
                     )
-                    ev, answer = result.evidence, execute(result.anchors, result.bundle)
+                    ev = result.evidence
+                    predicted = answer(result.query, result.bundle) if result.query is not None else None
+                    latency = time.perf_counter() - t1
                 else:
-                    from graphmem.recall.anchors import parse_anchors
-                    from graphmem.recall.trajectory import vocabulary_of
-
-                    mode = system.removeprefix("rag_")
-                    ev, bundle = rag.evidence(q.question, mode, budget)
-                    anchors = parse_anchors(q.question, vocabulary_of(mem.store.episode_nodes("full")[0]))
-                    answer = execute(anchors, bundle)
-                latency = time.perf_counter() - t1
+                    ev, packed = rag.evidence(q.question, system.removeprefix("rag_"), budget)
+                    latency = time.perf_counter() - t1
+                    predicted = reader.answer(q.question, packed)
                 gold = set(q.gold_source_ids)
                 found = gold & set(ev.source_ids)
                 rows.append({
                     "env": env, "seed": seed, "family": q.family, "budget": budget, "system": system,
-                    "question": q.question, "gold_answer": q.answer, "answer": answer,
-                    "exact": normalize_answer(answer) == normalize_answer(q.answer),
+                    "question": q.question, "gold_answer": q.answer, "answer": predicted,
+                    "exact": answers_match(predicted, q.answer),
                     "gold_recall": len(found) / len(gold) if gold else 1.0, "all_gold": found == gold,
                     "tokens": ev.tokens, "latency_ms": latency * 1000, "ingest_s": ingest_s,
                 })
@@ -177,7 +258,7 @@ def load_rollout(env: str, seed: int, steps: int) -> list[Step]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--envs", nargs="+", default=["crafter"])
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
     parser.add_argument("--steps", type=int, default=1500)

@@ -20,14 +20,14 @@ Any other callable takes its place; it gets the packed evidence text:
 >>> steps = [Step(0, "drink water", events=(Event("drink", "water"),), location=Location(region="lake")),
 ...          Step(1, "move left", location=Location(region="forest"))]
 >>> question = "where was I the last time I drank water?"
->>> with Memory() as mem:
+>>> with Memory(path=":memory:") as mem:
 ...     _ = mem.add_steps("agent-1", "run-1", steps)
 ...     by_executor = mem.answer("agent-1", question)
-...     by_callable = mem.answer("agent-1", question, answerer=lambda q, evidence_text: evidence_text.splitlines()[1])
+...     by_callable = mem.answer("agent-1", question, answerer=lambda q, evidence_text: evidence_text.splitlines()[0])
 >>> by_executor.text, by_executor.answerer
 ('lake', 'executor')
 >>> by_callable.text, by_callable.answerer
-('[0] drink water | drink water #1 | at lake', 'function')
+('[0] drink water | drink water | at lake | <- last drink water', 'function')
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ sorted tuples of pairs so that records stay hashable and compare by value.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -17,8 +18,9 @@ from graphmem.errors import InvalidRecordError
 
 Scalar = Union[int, float, str, bool]
 
-#: Canonical event kinds. Loaders map their environment's vocabulary onto these so that the anchor
-#: parser can map a question's verbs onto the same words ("pick up", "harvest" -> collect).
+#: Suggested event kinds. ``Event.kind`` is any short phrase (see :func:`normalize_kind`); loaders use
+#: these where they fit so that memories of different environments share words, and invent their own
+#: ("respawn", "run test", "call tool") where they do not. Questions match whatever kinds a memory holds.
 EVENT_KINDS: frozenset[str] = frozenset(
     {
         "collect",  # took an item from the world (wood, stone, sapling, a key from a table)
@@ -47,13 +49,35 @@ EVENT_KINDS: frozenset[str] = frozenset(
 )
 
 
+#: Longest event kind: a short verb phrase, not a sentence.
+MAX_KIND_CHARS = 64
+_KIND_CHARS = re.compile(r"^[^\W_](?:[\w' -]*[^\W_])?$")
+
+
+def normalize_kind(kind: str) -> str:
+    """An event kind as stored: lower case, single spaces, underscores as spaces.
+
+    >>> normalize_kind("  Run_Test "), normalize_kind("Enter  Room")
+    ('run test', 'enter room')
+    """
+    return " ".join(kind.replace("_", " ").lower().split())
+
+
 @dataclass(frozen=True)
 class Event:
-    """A typed occurrence inside one step: ``Event("collect", "wood", 1)``."""
+    """A typed occurrence inside one step: ``Event("collect", "wood", 1)``.
+
+    ``kind`` is any short phrase (letters, digits, spaces, hyphens, apostrophes; at most 64 characters),
+    stored normalized (``"Run_Test"`` is ``"run test"``); :data:`EVENT_KINDS` lists suggested ones.
+    """
 
     kind: str
     obj: str = ""
     count: int = 1
+
+    def __post_init__(self) -> None:
+        if isinstance(self.kind, str):
+            object.__setattr__(self, "kind", normalize_kind(self.kind))
 
 
 @dataclass(frozen=True)
@@ -213,8 +237,13 @@ def validate_step(step: Any, where: str) -> Step:
     for ev in step.events:
         if not isinstance(ev, Event):
             raise InvalidRecordError(here, "events", f"holds a non-Event {ev!r}")
-        if ev.kind not in EVENT_KINDS:
-            raise InvalidRecordError(here, "events", f"unknown event kind {ev.kind!r}; use one of {sorted(EVENT_KINDS)}")
+        if not isinstance(ev.kind, str) or not ev.kind:
+            raise InvalidRecordError(here, "events", f"event kind must be non-empty text, got {ev.kind!r}")
+        if len(ev.kind) > MAX_KIND_CHARS or not _KIND_CHARS.match(ev.kind):
+            raise InvalidRecordError(
+                here, "events", f"event kind {ev.kind[:80]!r} must be a short phrase of letters, digits, spaces, "
+                f"hyphens or apostrophes, at most {MAX_KIND_CHARS} characters (e.g. 'collect', 'run test')"
+            )
         if not isinstance(ev.obj, str):
             raise InvalidRecordError(here, "events", f"event object must be text, got {ev.obj!r}")
         if isinstance(ev.count, bool) or not isinstance(ev.count, int) or ev.count < 0:

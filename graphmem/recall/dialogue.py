@@ -243,9 +243,9 @@ def strip_names(text: str, people: Sequence[str]) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _nlp() -> Any:
-    from graphmem.write.context import _default_nlp  # the writer's pipeline, loaded once per process
+    from graphmem.nlp import load_nlp  # the writer's pipeline, loaded once per process
 
-    return _default_nlp()
+    return load_nlp()
 
 
 _VOWELS = frozenset("aeiou")
@@ -575,6 +575,7 @@ def _content_scores(
         lambda: store.vector(namespace, vector, DENSE_DEPTH, label="Turn", with_props=True),
         lambda: store.vector(namespace, vector, BOX_DEPTH, label="Box") if use_boxes else [],
     )
+    lexical = _turns_only(lexical)
     best_bm25 = max((h.score for h in lexical), default=0.0)
     bm25 = {h.key: h.score / best_bm25 for h in lexical} if best_bm25 > 0 else {}
     expanded = _expansion_hits(store, namespace, query, lexical, expansion) if expansion is not None else []
@@ -645,7 +646,14 @@ def _expansion_hits(store: GraphStore, namespace: str, query: QueryTerms, lexica
     words = expand(rare, query.lexical + query.gerunds, expansion.embedder, vectors=expansion.vectors)
     if not words:
         return []
-    return store.fulltext(namespace, " ".join(words), TURN_DEPTH, with_props=True)
+    return _turns_only(store.fulltext(namespace, " ".join(words), TURN_DEPTH, with_props=True))
+
+
+def _turns_only(hits: Sequence[Hit]) -> list[Hit]:
+    """The turns among full-text hits: a namespace that holds an agent's steps too searches them in the
+    same index, and a step is no dialogue evidence."""
+    turn = node_key("Turn", "")
+    return [h for h in hits if h.key.startswith(turn)]
 
 
 def _flow(store: GraphStore, namespace: str, scores: dict[str, float], nodes: dict[str, dict[str, Any]]) -> dict[str, float]:

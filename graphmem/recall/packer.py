@@ -15,8 +15,9 @@ is measured on the final text in cl100k_base; the evidence never exceeds the bud
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from graphmem.tokens import count_line_tokens, count_tokens
 
@@ -42,7 +43,9 @@ class Evidence:
     """Packed evidence: the text for an answering model, its unit ids in pack order, and its size.
 
     ``lines`` pairs each line of the text (not the group headers) with its unit's id, in pack order, so
-    a caller can tell which unit a line came from even when the line does not show its id.
+    a caller can tell which unit a line came from even when the line does not show its id. ``query`` is
+    the trajectory query the evidence answers, as JSON (:mod:`graphmem.query`), when the question was
+    read as one: how the question was understood.
     """
 
     source_ids: tuple[str, ...]
@@ -50,6 +53,7 @@ class Evidence:
     tokens: int
     budget: int
     lines: tuple[tuple[str, str], ...] = ()
+    query: Mapping[str, Any] | None = field(default=None, compare=False)
 
     def __contains__(self, source_id: object) -> bool:
         return source_id in self.source_ids

@@ -1,76 +1,93 @@
-"""Anchor-aware recall over agent trajectories (S3Mem).
+"""Query-aware recall over agent trajectories (S3Mem).
 
-1. Parse the question's anchors against the memory's own vocabulary (``anchors.parse_anchors``).
-2. Realize them with index lookups: the n-th/last occurrence of an event, the step at an offset, the
-   latest event before a bound.
-3. Gather candidates and rerank them by anchor fit, chain support and text similarity. When the anchor
-   resolved to a step, the candidates are the decisive steps and the trajectory around them (one index
-   seek on the step index): nothing a text search could add ranks above them. Otherwise full-text and
+1. Compile the question into the trajectory query algebra against the memory's own vocabulary
+   (:func:`graphmem.query.grammar.compile_question`), or take a structured query as given.
+2. Resolve it in the store: every anchor with one index read, every count, list or existence as a fact
+   (:func:`graphmem.query.resolve.resolve`).
+3. Rank candidates by anchor fit, chain support and text similarity: the decisive steps first, then the
+   trajectory around them (one range read on the step index). Without a resolved anchor, full-text and
    vector matches, searched side by side, are the candidates.
-4. Pack greedily under the budget, one short line per step with only the fields the question needs.
+4. Pack greedily under the budget: the facts, then one short line per step with only the fields the
+   question needs and the note of the anchor it resolved.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from graphmem.embed import Embedder
-from graphmem.recall.anchors import Anchors, Vocabulary, parse_anchors
-from graphmem.recall.executor import EvidenceBundle, EvidenceStep
+from graphmem.query.algebra import Condition, EventPattern, Query, Read
+from graphmem.query.answers import (
+    PackedStep,
+    QueryEvidence,
+    facing_of,
+    format_inventory,
+    format_scalar,
+)
+from graphmem.query.lexicon import Lexicon
+from graphmem.query.llm import LlmCompiler, compile_with_fallback
+from graphmem.query.resolve import Resolution, resolve
+from graphmem.query.serialize import to_json
 from graphmem.recall.fusion import rrf
 from graphmem.recall.packer import Evidence, PackItem, pack
 from graphmem.recall.parallel import together
 from graphmem.records import Step
-from graphmem.store.protocol import GraphStore, node_key
+from graphmem.store.protocol import GraphStore
 from graphmem.store.text_index import content_terms
 from graphmem.write.steps import step_from_json, step_uid
 
 log = logging.getLogger(__name__)
 
-# Rerank weights (S3Mem's s_anchor + s_chain + s_text). Anchor fit dominates because removing anchor
-# retrieval costs S3Mem the most accuracy; chain support comes next because offset and transition
-# questions fail without the steps around the anchor; text similarity only orders the remainder.
-W_ANCHOR = 1.0
-W_CHAIN = 0.5
-W_TEXT = 0.25
-#: Offsets up to this many steps pull in every step between anchor and target (the chain); longer
-#: offsets take only the two ends, since the steps between rarely decide anything.
-CHAIN_SPAN = 3
-#: Content candidates fetched from each of full-text and vector search.
-CANDIDATES = 30
-#: Around a resolved anchor, the steps this far before the anchor and after the target are candidates.
-NEIGHBOURHOOD = 8
 
-NO_ANCHORS = Anchors(
-    target_step=None, occurrence=None, offset=0, slot="unknown", slot_arg=None, count_until=None, count_pair=None
-)
+@dataclass(frozen=True)
+class TrajectoryRecallConfig:
+    """Tuning of trajectory recall."""
+
+    #: Around a resolved anchor, this many steps before and after are candidates: offset and transition
+    #: questions need the steps around the anchor, and more than a few rarely fit 150 tokens anyway.
+    neighbourhood: int = 4
+    #: Content candidates fetched from each of full-text and vector search when no anchor resolved.
+    candidates: int = 30
+    #: Rerank weights (S3Mem's s_anchor + s_chain + s_text): anchor fit dominates because removing anchor
+    #: retrieval costs S3Mem the most accuracy; chain support next, since offset questions fail without
+    #: the steps around the anchor; text similarity only orders the remainder.
+    w_anchor: float = 1.0
+    w_chain: float = 0.5
+    w_text: float = 0.25
+    #: At most this many events are written on one step's line (those the query names first).
+    events_per_line: int = 4
+
+
+DEFAULT_CONFIG = TrajectoryRecallConfig()
 
 
 @dataclass(frozen=True)
 class StepRecall:
     evidence: Evidence
-    bundle: EvidenceBundle
-    anchors: Anchors
+    bundle: QueryEvidence
+    query: Query | None
     episode: str | None
 
 
-def vocabulary_of(episode: dict[str, Any] | None) -> Vocabulary:
-    """The anchor parser's vocabulary, from the episode node's write-time summary."""
+def lexicon_of(episode: Mapping[str, Any] | None, embedder: Embedder | None = None) -> Lexicon:
+    """The question compiler's lexicon, from the episode node's write-time summary."""
     data = json.loads(episode.get("vocab", "{}")) if episode else {}
-    return Vocabulary(
-        event_pairs=frozenset((k, o) for k, o in data.get("event_pairs", [])),
-        objects=frozenset(data.get("objects", [])),
+    return Lexicon(
+        pairs=frozenset((str(k), str(o)) for k, o in data.get("event_pairs", [])),
+        items=frozenset(data.get("inventory_items", [])),
+        states=frozenset(data.get("state_names", [])),
         regions=frozenset(data.get("regions", [])),
-        inventory_items=frozenset(data.get("inventory_items", [])),
-        state_names=frozenset(data.get("state_names", [])),
+        aliases=dict(data.get("aliases", {})),
+        embed=embedder.embed if embedder is not None else None,
     )
 
 
-def _pick_episode(episodes: Sequence[dict[str, Any]], episode: str | None) -> dict[str, Any] | None:
+def pick_episode(episodes: Sequence[Mapping[str, Any]], episode: str | None) -> Mapping[str, Any] | None:
     trajectories = [e for e in episodes if e.get("kind") == "trajectory"]
     if episode is not None:
         return next((e for e in trajectories if e["uid"] == episode), None)
@@ -78,117 +95,114 @@ def _pick_episode(episodes: Sequence[dict[str, Any]], episode: str | None) -> di
     return trajectories[-1] if trajectories else None
 
 
-def _resolve_anchor(store: GraphStore, ns: str, ep: str, anchors: Anchors) -> tuple[int | None, dict[tuple[str, str], int], tuple[str, str] | None]:
-    """The anchor step index, the event totals the evidence must state, and the anchor (kind, obj)."""
-    totals: dict[tuple[str, str], int] = {}
-    if anchors.count_pair is not None and anchors.count_until is not None:
-        kind, obj = anchors.count_pair
-        row = store.latest_event_until(ns, ep, kind, obj, anchors.count_until)
-        return (row.t if row else None), totals, anchors.count_pair
-    if anchors.occurrence is not None:
-        occ = anchors.occurrence
-        ordinal = occ.ordinal
-        if ordinal < 0:
-            total = store.event_total(ns, ep, occ.kind, occ.obj)
-            totals[(occ.kind, occ.obj)] = total
-            ordinal = total + 1 + ordinal
-        row = store.occurrence(ns, ep, occ.kind, occ.obj, ordinal) if ordinal >= 1 else None
-        return (row.t if row else None), totals, (occ.kind, occ.obj)
-    if anchors.target_step is not None:
-        return anchors.target_step, totals, None
-    return None, totals, None
-
-
-def _line(step: Step, ordinals: dict[tuple[str, str], int], anchors: Anchors, pair: tuple[str, str] | None) -> str:
-    """One short line: the step index first, then only the fields the question needs."""
-    parts = [f"[{step.t}] {step.action}"]
-    shown = [e for e in step.events if e.kind not in ("gain", "lose", "consume") or (e.kind, e.obj) == pair]
-    if shown:
-        evs = []
-        for e in shown:
-            text = f"{e.kind} {e.obj}".strip()
-            if (e.kind, e.obj) in ordinals:
-                text += f" #{ordinals[(e.kind, e.obj)]}"
-            evs.append(text)
-        parts.append(", ".join(evs))
-    elif step.summary and anchors.slot in ("unknown", "events", "action"):
-        parts.append(step.summary)
-    slot, arg = anchors.slot, anchors.slot_arg
-    if slot == "inventory" and arg:
-        parts.append(f"{arg}={step.inventory_dict.get(arg, 0)}")
-    elif slot == "state" and arg:
-        parts.append(f"{arg}={step.state_dict.get(arg, '?')}")
-    elif slot in ("location", "position", "unknown"):
-        where = step.location.describe()
-        if where:
-            parts.append(f"at {where}")
-    elif slot == "facing":
-        facing = [r.obj for r in step.relations if r.predicate == "facing"]
-        if facing:
-            parts.append(f"facing {facing[0]}")
-    return " | ".join(parts)
-
-
-def _parse(nodes: dict[int, dict[str, Any]]) -> dict[int, Step]:
-    """Step records from step nodes (their JSON payload), by step index."""
+def _parse(nodes: Mapping[int, Mapping[str, Any]]) -> dict[int, Step]:
     return {t: step_from_json(props["payload"]) for t, props in nodes.items()}
 
 
-def _rerank(step: Step, t: int, anchor_t: int | None, pair: tuple[str, str] | None, s_text: float, use_chain: bool) -> float:
-    """S3Mem's rerank score: W_ANCHOR * s_anchor + W_CHAIN * s_chain + W_TEXT * s_text."""
-    s_anchor = 0.0
-    if pair is not None:
-        if any((e.kind, e.obj) == pair for e in step.events):
-            s_anchor = 1.0
-        elif pair[1] and (pair[1] in step.objects or any(e.obj == pair[1] for e in step.events)):
-            s_anchor = 0.5
-    s_chain = 1.0 / (1.0 + abs(t - anchor_t)) if (use_chain and anchor_t is not None) else 0.0
-    return W_ANCHOR * s_anchor + W_CHAIN * s_chain + W_TEXT * s_text
+def _line(step: Step, query: Query | None, notes: Sequence[str], resolution: Resolution | None, config: TrajectoryRecallConfig) -> str:
+    """One short line: the step index first, then only the fields the question needs."""
+    parts = [f"[{step.t}] {step.action}"]
+    patterns: tuple[EventPattern, ...] = resolution.patterns if resolution else ()
+    named = [e for e in step.events if any(p.matches(e.kind, e.obj) for p in patterns)]
+    others = [e for e in step.events if e not in named]
+    shown = (named + others)[: config.events_per_line]
+    if shown:
+        parts.append(", ".join(f"{e.kind} {e.obj}".strip() for e in shown))
+    elif step.summary and (query is None or isinstance(query, Read) and query.slot in ("action", "events")):
+        parts.append(step.summary)
+    conditions: tuple[Condition, ...] = resolution.conditions if resolution else ()
+    for c in conditions:
+        value = (step.inventory_dict.get(c.name, 0) if c.source == "inventory" else step.state_dict.get(c.name))
+        parts.append(f"{c.name}={format_scalar(value) if value is not None else '?'}")
+    if isinstance(query, Read):
+        slot, name = query.slot, query.name
+        if slot == "item" and name:
+            parts.append(f"{name}={step.inventory_dict.get(name, 0)}")
+        elif slot == "state" and name:
+            value = step.state_dict.get(name)
+            parts.append(f"{name}={format_scalar(value) if value is not None else '?'}")
+        elif slot == "inventory":
+            parts.append(f"inv: {format_inventory(step)}")
+        elif slot in ("location", "position"):
+            where = step.location.describe()
+            if where:
+                parts.append(f"at {where}")
+        elif slot == "facing":
+            facing = facing_of(step)
+            if facing:
+                parts.append(f"facing {facing}")
+        elif slot == "observation" and step.observation:
+            parts.append(f"saw: {step.observation}")
+        elif slot == "events" and len(step.events) > len(shown):
+            parts[1] = "; ".join(f"{e.kind} {e.obj}".strip() for e in step.events)
+    elif query is None:
+        where = step.location.describe()
+        if where:
+            parts.append(f"at {where}")
+    if notes:
+        parts.append("<- " + "; ".join(n for n in notes if n) if any(notes) else "")
+    return " | ".join(p for p in parts if p)
+
+
+def _rerank(step: Step, t: int, marks: Sequence[int], patterns: Sequence[EventPattern], s_text: float, use_chain: bool,
+            config: TrajectoryRecallConfig) -> float:
+    """S3Mem's rerank score: anchor fit + chain support + text similarity."""
+    s_anchor = 1.0 if any(p.matches(e.kind, e.obj) for p in patterns for e in step.events) else 0.0
+    s_chain = max((1.0 / (1.0 + abs(t - m)) for m in marks), default=0.0) if use_chain else 0.0
+    return config.w_anchor * s_anchor + config.w_chain * s_chain + config.w_text * s_text
 
 
 def recall_steps(
     store: GraphStore,
     embedder: Embedder,
     namespace: str,
-    question: str,
+    question: str | Query,
     budget: int,
     episode: str | None = None,
     use_anchors: bool = True,
     use_chain: bool = True,
-    episodes: Sequence[dict[str, Any]] | None = None,
+    episodes: Sequence[Mapping[str, Any]] | None = None,
+    config: TrajectoryRecallConfig = DEFAULT_CONFIG,
+    query_compiler: LlmCompiler | None = None,
 ) -> StepRecall:
-    """Evidence for a question about an agent's trajectory. See the module docstring for the stages.
+    """Evidence for a question (text, or a compiled :mod:`graphmem.query` query) about a trajectory.
 
-    ``episodes`` (the namespace's episode nodes) saves a read when the caller already has them.
+    ``episodes`` (the namespace's episode nodes) saves a read when the caller already has them;
+    ``use_anchors=False`` and ``use_chain=False`` are the ablations of anchor resolution and chain support;
+    ``query_compiler`` (an OpenAI-compatible endpoint) compiles text questions first, the grammar being
+    the fallback on any failure.
     """
-    ep_node = _pick_episode(store.episode_nodes(namespace, kind="trajectory") if episodes is None else episodes, episode)
+    ep_node = pick_episode(store.episode_nodes(namespace, kind="trajectory") if episodes is None else episodes, episode)
     if ep_node is None:
-        return StepRecall(pack([], budget), EvidenceBundle((), ()), NO_ANCHORS, None)
+        return StepRecall(pack([], budget), QueryEvidence(), None, None)
     ep = str(ep_node["uid"])
-    anchors = parse_anchors(question, vocabulary_of(ep_node)) if use_anchors else NO_ANCHORS
-    anchor_t, totals, pair = _resolve_anchor(store, namespace, ep, anchors)
     last_t = int(ep_node.get("last_t", 0))
-
-    decisive: list[int] = []
-    if anchor_t is not None:
-        target_t = anchor_t + anchors.offset
-        decisive = [anchor_t] if target_t == anchor_t else [anchor_t, target_t]
-        if use_chain and 0 < abs(anchors.offset) <= CHAIN_SPAN:
-            lo, hi = sorted((anchor_t, target_t))
-            decisive += [t for t in range(lo + 1, hi)]
-    decisive = [t for t in dict.fromkeys(decisive) if 0 <= t <= last_t]
-
-    if anchor_t is not None:
-        # The anchor is an index hit: rank its neighbourhood by anchor fit and chain support.
-        lo, hi = sorted((anchor_t, anchor_t + anchors.offset))
-        window = [t for t in range(lo - NEIGHBOURHOOD, hi + NEIGHBOURHOOD + 1) if 0 <= t <= last_t]
-        parsed = _parse(store.steps_at(namespace, ep, list(dict.fromkeys(decisive + window))))
-        scored: list[tuple[float, int]] = [(_rerank(parsed[t], t, anchor_t, pair, 0.0, use_chain), t) for t in window if t in parsed]
+    if isinstance(question, str):
+        lexicon = lexicon_of(ep_node, embedder)
+        query = compile_with_fallback(question, lexicon, last_t, query_compiler) if use_anchors else None
+        text = question
     else:
-        # No step to start from: full-text and vector matches (searched side by side) are the candidates.
+        query = question if use_anchors else None
+        text = _query_text(question)
+    resolution = resolve(store, namespace, ep, last_t, query) if query is not None else None
+    decisive = list(resolution.decisive) if resolution else []
+    notes: dict[int, list[str]] = {}
+    roles: dict[int, list[str]] = {}
+    for mark in resolution.marks if resolution else ():
+        notes.setdefault(mark.t, []).append(mark.note)
+        roles.setdefault(mark.t, []).append(mark.role)
+    patterns = resolution.patterns if resolution else ()
+    mark_ts = [m.t for m in resolution.marks] if resolution else []
+
+    if mark_ts:
+        lo, hi = max(min(mark_ts) - config.neighbourhood, 0), min(max(mark_ts) + config.neighbourhood, last_t)
+        near = sorted({t for m in mark_ts for t in range(max(m - config.neighbourhood, 0), min(m + config.neighbourhood, last_t) + 1)})
+        parsed = _parse(store.steps_at(namespace, ep, list(dict.fromkeys(decisive + near))))
+        scored = [(_rerank(parsed[t], t, mark_ts, patterns, 0.0, use_chain, config), t) for t in near if t in parsed and lo <= t <= hi]
+    else:
         fulltext, vector = together(
-            lambda: store.fulltext(namespace, " ".join(content_terms(question)), CANDIDATES, with_props=True),
-            lambda: store.vector(namespace, embedder.embed([question])[0], CANDIDATES, label="Step", with_props=True),
+            lambda: store.fulltext(namespace, " ".join(content_terms(text)), config.candidates, with_props=True),
+            lambda: store.vector(namespace, embedder.embed([text])[0], config.candidates, label="Step", with_props=True),
         )
         fused = rrf([[h.key for h in fulltext], [h.key for h in vector]])
         top_text = fused[0][1] if fused else 1.0
@@ -201,36 +215,30 @@ def recall_steps(
                 continue
             t = int(props["t"])
             parsed[t] = step_from_json(props["payload"])
-            scored.append((_rerank(parsed[t], t, None, pair, text_score / top_text, use_chain), t))
-    ranked_ts = [t for _, t in sorted(scored, key=lambda x: (-x[0], x[1]))]
-    order = list(dict.fromkeys(decisive + ranked_ts))
+            scored.append((_rerank(parsed[t], t, [], patterns, text_score / top_text, use_chain, config), t))
+    ranked = [t for _, t in sorted(scored, key=lambda x: (-x[0], x[1]))]
+    order = list(dict.fromkeys(decisive + ranked))
     missing = [t for t in order if t not in parsed]
     if missing:
         parsed.update(_parse(store.steps_at(namespace, ep, missing)))
-    ordinal_of: dict[int, dict[tuple[str, str], int]] = {}
-    if pair is not None:
-        events = store.events_of(namespace, [node_key("Step", step_uid(ep, t)) for t in order if t in parsed])
-        for row in events:
-            if (row.kind, row.obj) == pair:
-                ordinal_of.setdefault(row.t, {})[(row.kind, row.obj)] = row.ordinal
-    items: list[PackItem] = []
-    header = ""
-    if totals:
-        header = "; ".join(f"{k} {o}: {n} {'time' if n == 1 else 'times'} in all" for (k, o), n in sorted(totals.items()))
-        items.append(PackItem("", header, order=-1.0))
-    steps: dict[str, EvidenceStep] = {}
+
+    items: list[PackItem] = [PackItem("", fact.line, order=-1.0) for fact in (resolution.facts if resolution else ())]
+    packed_steps: dict[str, PackedStep] = {}
     for t in order:
         if t not in parsed:
             continue
-        step = parsed[t]
-        ords = ordinal_of.get(t, {})
         uid = step_uid(ep, t)
-        items.append(PackItem(uid, _line(step, ords, anchors, pair), order=float(t)))
-        steps[uid] = EvidenceStep(uid, ep, t, step, tuple((k, o, n) for (k, o), n in sorted(ords.items())))
+        items.append(PackItem(uid, _line(parsed[t], query, notes.get(t, []), resolution, config), order=float(t)))
+        packed_steps[uid] = PackedStep(uid, t, parsed[t], tuple(roles.get(t, [])))
     evidence = pack(items, budget)
-    packed = tuple(steps[s] for s in evidence.source_ids if s in steps)
-    if totals and header not in evidence.text:
-        totals = {}
-    bundle = EvidenceBundle(packed, tuple((k, o, n) for (k, o), n in sorted(totals.items())))
-    return StepRecall(evidence, bundle, anchors, ep)
+    if query is not None:
+        evidence = dataclasses.replace(evidence, query=to_json(query))
+    taken_lines = {line for _, line in evidence.lines}
+    facts = tuple(f for f in (resolution.facts if resolution else ()) if f.line in taken_lines)
+    bundle = QueryEvidence(tuple(packed_steps[s] for s in evidence.source_ids if s in packed_steps), facts)
+    return StepRecall(evidence, bundle, query, ep)
 
+
+def _query_text(query: Query) -> str:
+    """Words for content search when a structured query's anchors name nothing."""
+    return json.dumps(to_json(query))

@@ -798,8 +798,8 @@ class TurnContext:
 
 
 def _default_nlp() -> Any:
-    """The spaCy pipeline, loaded once per process (the same object ``loom.load_nlp`` returns)."""
-    from graphmem.write.loom import load_nlp
+    """The spaCy pipeline, loaded once per process (``graphmem.nlp.load_nlp``)."""
+    from graphmem.nlp import load_nlp
 
     return load_nlp()
 

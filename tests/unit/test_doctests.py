@@ -16,6 +16,9 @@ import pytest
 import graphmem
 import graphmem.loaders
 
+#: The trajectory query language's modules: each has examples, and the walk must reach them all.
+QUERY_MODULES = ("graphmem.query.algebra", "graphmem.query.serialize", "graphmem.query.grammar", "graphmem.query.lexicon",
+                 "graphmem.query.resolve", "graphmem.query.answers")
 #: Importing ``graphmem.__main__`` runs the command line and exits.
 SKIPPED = frozenset({"graphmem.__main__"})
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -53,11 +56,13 @@ def run_examples(name: str) -> tuple[doctest.TestResults, str]:
 def embedded_backend(monkeypatch: pytest.MonkeyPatch) -> None:
     for variable in SERVER_VARIABLES:
         monkeypatch.delenv(variable, raising=False)
+    # The examples show what an empty memory answers; a module's examples would share one memory file.
+    monkeypatch.setenv("GRAPHMEM_PATH", ":memory:")
 
 
 def test_walk_finds_the_package_modules():
-    expected = {"graphmem.memory", "graphmem.recall.anchors", "graphmem.store.embedded", "graphmem.write.loom",
-                "graphmem.loaders.chat_jsonl", "graphmem.loaders.dialogue"}
+    expected = {"graphmem.memory", "graphmem.recall.trajectory", "graphmem.store.embedded", "graphmem.write.loom",
+                "graphmem.loaders.chat_jsonl", "graphmem.loaders.dialogue", "graphmem.query", *QUERY_MODULES}
     assert expected <= set(MODULES)
 
 
@@ -65,6 +70,11 @@ def test_walk_finds_the_package_modules():
 def test_docstring_examples_pass(name: str):
     result, report = run_examples(name)
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples of {name} failed:\n{report}"
+
+
+@pytest.mark.parametrize("name", QUERY_MODULES)
+def test_the_query_modules_have_examples(name: str):
+    assert run_examples(name)[0].attempted > 0, f"{name} has no docstring examples"
 
 
 def test_the_package_has_examples():

@@ -372,7 +372,7 @@ def _lines(n: int) -> list[str]:
         ('{"t": "3", "action": "do"}', "t", "integer"),
         ('{"t": 3}', "action", "missing"),
         ('{"t": 3, "action": ""}', "action", "non-empty"),
-        ('{"t": 3, "action": "do", "events": [{"kind": "teleport", "obj": "x"}]}', "events", "unknown event kind"),
+        ('{"t": 3, "action": "do", "events": [{"kind": "tele;port", "obj": "x"}]}', "events", "must be a short phrase"),
         ('{"t": 3, "action": "do", "events": [{"kind": "collect", "count": -1}]}', "events", "non-negative"),
         ('{"t": 3, "action": "do", "relations": [["agent", "near"]]}', "relations[0]", "subject, predicate, object"),
         ('{"t": 3, "action": "do", "inventory": {"wood": 1.5}}', "inventory.wood", "integer"),

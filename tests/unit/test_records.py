@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 import pytest
 
 from graphmem.errors import ConflictError, InvalidRecordError
-from graphmem.records import Event, Location, Step, Turn, validate_steps, validate_turns
+from graphmem.records import Event, Location, Step, Turn, validate_step, validate_steps, validate_turns
 
 
 def test_steps_must_increase():
@@ -23,7 +23,9 @@ def test_steps_must_increase():
     [
         (Step(-1, "a"), "t"),
         (Step(0, ""), "action"),
-        (Step(0, "a", events=(Event("teleport", "x"),)), "events"),
+        (Step(0, "a", events=(Event("tele;port", "x"),)), "events"),
+        (Step(0, "a", events=(Event("x" * 65, "x"),)), "events"),
+        (Step(0, "a", events=(Event("   ", "x"),)), "events"),
         (Step(0, "a", events=(Event("collect", "wood", -2),)), "events"),
         (Step(0, "a", inventory={"wood": -1}), "inventory"),
         (Step(0, "a", state={"health": float("nan")}), "state.health"),
@@ -123,3 +125,9 @@ def test_step_json_of_the_bundled_crafter_trajectory():
     assert len(steps) > 100
     for step in steps:
         assert step_to_json(step) == _json.dumps(_asdict(step), sort_keys=True, separators=(",", ":"))
+
+
+def test_event_kinds_are_open_phrases_stored_normalized() -> None:
+    step = validate_step(Step(0, "a", events=(Event("Run_Test"), Event("call  tool", "search"), Event("respawn"))), "ep")
+    assert [e.kind for e in step.events] == ["run test", "call tool", "respawn"]
+    assert Event("Run Test") == Event("run test")

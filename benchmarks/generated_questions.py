@@ -2,11 +2,13 @@
 
 Eight families, each asked with several phrasing templates (and verb synonyms) picked by a seeded RNG.
 Gold answers are computed from the ground-truth steps, never from a memory, in the canonical formats of
-:mod:`graphmem.recall.executor`; ``gold_source_ids`` are the minimal steps that decide the answer.
+:mod:`graphmem.query.answers` (``read_slot``, ``format_scalar``); ``gold_source_ids`` are the minimal
+steps that decide the answer. The verb phrases and mass nouns are Crafter's words, which is why this
+generator lives with the benchmarks and not in the library.
 
-Two disjoint template sets exist per family: ``"base"`` (the wordings the anchor parser's own unit tests
-use) and ``"heldout"`` (never used by those tests). ``paraphrase=True`` draws only held-out wordings, so
-a benchmark run measures how the parser generalizes; ``paraphrase=False`` draws the base ones.
+Two disjoint template sets exist per family: ``"base"`` (plain wordings) and ``"heldout"`` (paraphrases:
+other verbs, clause orders and connectives). ``paraphrase=True`` draws only held-out wordings, so a
+benchmark run measures how the question grammar generalizes; ``paraphrase=False`` draws the base ones.
 
 A question is generated only when its answer is well defined: the target step exists, the step holds the
 slot (a region, the state), and a verb that can be read several ways ("got wood" = collected or gained)
@@ -28,7 +30,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from graphmem.recall.executor import format_scalar, read_slot
+from graphmem.query.answers import format_scalar, read_slot
 from graphmem.records import Step
 
 logger = logging.getLogger(__name__)
@@ -189,7 +191,7 @@ _AFTER_NP = {
 }
 _NEEDS_NP = ("following", "preceding", "prior to")
 # Offset words: +-1 have their own phrases; others take a number ("two steps after").
-_OFF_ONE = {
+_OFF_ONE: dict[str, dict[int, tuple[str, ...]]] = {
     "base": {
         1: ("right after", "the step after", "just after"),
         -1: ("right before", "just before", "the step before"),
@@ -199,7 +201,7 @@ _OFF_ONE = {
         -1: ("right prior to", "the step preceding", "directly prior to"),
     },
 }
-_OFF_N = {
+_OFF_N: dict[str, dict[int, tuple[str, ...]]] = {
     "base": {1: ("{n} steps after",), -1: ("{n} steps before",)},
     "heldout": {1: ("{n} steps following", "{n} moves after"), -1: ("{n} steps prior to", "{n} moves before")},
 }
@@ -286,7 +288,8 @@ _VERBS: dict[str, dict[str, tuple[_VerbPhrase, ...]]] = {
         "open": (_vp("open up {o}", "opened up {o}"),),
         "close": (_vp("shut {o}", "shut {o}", readings=("close",)),),
     },
-}  # fmt: on
+}
+# fmt: on
 
 # fmt: off
 #: Kinds that can anchor an occurrence question (gain/lose/consume/achievement duplicate other events).
@@ -550,7 +553,7 @@ def _transition_inventory(eid: str, ep: _Episode, rng: random.Random, style: str
         rel = f"{off} {_after_clause(a, rng, style, off)}"
     template = rng.choice(TEMPLATES["transition_inventory"][style])
     q = _cap(template.format(items=_count_phrase(item, rng), item=item, rel=rel))
-    answer = read_slot(target, "inventory", item)
+    answer = read_slot(target, "item", item)
     assert answer is not None
     return GeneratedQuestion(q, answer, "transition_inventory", _sid(eid, a.t, target.t))
 
@@ -625,7 +628,7 @@ def generate_questions(
 ) -> list[GeneratedQuestion]:
     """Up to ``per_family`` distinct questions per family about one episode, deterministic for a seed.
 
-    ``paraphrase=True`` words them with the held-out templates (never seen by the parser's unit tests).
+    ``paraphrase=True`` words them with the held-out templates, ``False`` with the base ones.
     Families the episode cannot support (no region, no events) yield fewer or no questions.
 
     >>> from graphmem.records import Event

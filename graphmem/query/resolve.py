@@ -1,0 +1,244 @@
+"""Resolving a query against the store: every anchor to a step, every count and list to a fact.
+
+Each anchor becomes one index read (``find_event``, ``find_change``) once the anchors it depends on (a
+window's ends, a shifted anchor's base) are resolved. The result, a :class:`Resolution`, names the steps
+that decide the answer (``marks``, each with a short note the evidence line shows), the steps that support
+it (the chain between an anchor and a shifted target, the last counted event), and the facts that a count,
+list or existence question is answered by. Recall packs them first; the executor reads them back from the
+packed evidence only.
+
+>>> from graphmem.query.algebra import EventPattern, Occurrence
+>>> ordinal_word(1), ordinal_word(-1), ordinal_word(-2), ordinal_word(22)
+('1st', 'last', '2nd to last', '22nd')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from graphmem.query.algebra import (
+    Anchor,
+    Condition,
+    Count,
+    Distance,
+    EventPattern,
+    Exists,
+    ListEvents,
+    Occurrence,
+    Query,
+    Reached,
+    Read,
+    Shifted,
+    StepAt,
+    WhichFirst,
+    Window,
+)
+from graphmem.store.protocol import GraphStore
+
+#: A shifted anchor this close to its base packs every step between them (the chain that explains the
+#: target); longer shifts pack only the two ends.
+CHAIN_SPAN = 3
+#: A list question reads at most this many matching events (one index read each).
+LIST_LIMIT = 12
+
+
+def ordinal_word(n: int) -> str:
+    if n == -1:
+        return "last"
+    if n < -1:
+        return f"{ordinal_word(-n)} to last"
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A resolved anchor: its role in the query (``"anchor"``, ``"a"``, ``"b"``, ``"a.base"``, ...), its step
+    and a note for the evidence line (``"1st collect wood"``)."""
+
+    role: str
+    t: int
+    note: str
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A derived answer line (a count, a list, an existence): ``value`` is what the line proves."""
+
+    role: str
+    value: str
+    line: str
+
+
+@dataclass(frozen=True)
+class Resolution:
+    marks: tuple[Mark, ...] = ()
+    facts: tuple[Fact, ...] = ()
+    support: tuple[int, ...] = ()
+    #: Whether every anchor the answer needs named a step (False: recall falls back to content search).
+    complete: bool = True
+    #: Event patterns and conditions the query mentions (the lines show them).
+    patterns: tuple[EventPattern, ...] = ()
+    conditions: tuple[Condition, ...] = field(default=())
+
+    @property
+    def decisive(self) -> tuple[int, ...]:
+        """Steps to pack first: the marks in query order, then the support."""
+        return tuple(dict.fromkeys([m.t for m in self.marks] + list(self.support)))
+
+
+class _Resolver:
+    def __init__(self, store: GraphStore, namespace: str, episode: str, last_t: int) -> None:
+        self.store = store
+        self.ns = namespace
+        self.ep = episode
+        self.last_t = last_t
+        self.marks: list[Mark] = []
+        self.support: list[int] = []
+        self.complete = True
+        self.patterns: list[EventPattern] = []
+        self.conditions: list[Condition] = []
+
+    def window(self, window: Window | None, role: str) -> tuple[int, int, str] | None:
+        """(lo, hi, text) of a window, or None when one of its anchors names nothing."""
+        if window is None:
+            return 0, self.last_t, ""
+        lo, hi, parts = 0, self.last_t, []
+        if window.start is not None:
+            t = self.anchor(window.start, f"{role}.start")
+            if t is None:
+                return None
+            lo = t if window.include_start else t + 1
+            parts.append(f"from [{t}]" if window.include_start else f"after [{t}]")
+        if window.end is not None:
+            t = self.anchor(window.end, f"{role}.end")
+            if t is None:
+                return None
+            hi = t if window.include_end else t - 1
+            parts.append(f"to [{t}]" if window.include_end else f"before [{t}]")
+        return lo, hi, " ".join(parts)
+
+    def anchor(self, anchor: Anchor, role: str) -> int | None:
+        t = self._anchor(anchor, role)
+        if t is None:
+            self.complete = False
+        return t
+
+    def _anchor(self, anchor: Anchor, role: str) -> int | None:
+        if isinstance(anchor, StepAt):
+            if not 0 <= anchor.t <= self.last_t:
+                return None
+            self.marks.append(Mark(role, anchor.t, ""))
+            return anchor.t
+        if isinstance(anchor, Shifted):
+            base = self.anchor(anchor.anchor, f"{role}.base")
+            if base is None:
+                return None
+            t = base + anchor.steps
+            if not 0 <= t <= self.last_t:
+                return None
+            if 0 < abs(anchor.steps) <= CHAIN_SPAN:
+                lo, hi = sorted((base, t))
+                self.support.extend(range(lo + 1, hi))
+            direction = "after" if anchor.steps > 0 else "before"
+            self.marks.append(Mark(role, t, f"{abs(anchor.steps)} {'step' if abs(anchor.steps) == 1 else 'steps'} {direction} [{base}]"))
+            return t
+        bounds = self.window(anchor.window, f"{role}.window")
+        if bounds is None:
+            return None
+        lo, hi, where = bounds
+        if lo > hi:
+            return None
+        if isinstance(anchor, Occurrence):
+            p = anchor.pattern
+            self.patterns.append(p)
+            row = self.store.find_event(self.ns, self.ep, p.kind, p.obj, anchor.ordinal, lo, hi)
+            if row is None:
+                return None
+            note = f"{ordinal_word(anchor.ordinal)} {p.label()}" + (f" {where}" if where else "")
+            self.marks.append(Mark(role, row.t, note))
+            return row.t
+        assert isinstance(anchor, Reached)
+        c = anchor.condition
+        self.conditions.append(c)
+        change = self.store.find_change(self.ns, self.ep, c.source, c.name, c.cmp, c.value, anchor.ordinal, lo, hi)
+        if change is None:
+            return None
+        t = change.t
+        if anchor.at == "end":
+            # The run that starts at ``t`` lasts until the step before its condition stops holding.
+            n = c.negated()
+            stop = self.store.find_change(self.ns, self.ep, n.source, n.name, n.cmp, n.value, 1, t + 1, hi)
+            t = stop.t - 1 if stop is not None else hi
+            self.support.append(change.t)
+            if stop is not None:
+                self.support.append(stop.t)
+            note = f"{c.label()} from [{change.t}] to here"
+        else:
+            note = f"{ordinal_word(anchor.ordinal)} time {c.label()}" + (f" {where}" if where else "")
+        self.marks.append(Mark(role, t, note))
+        return t
+
+
+def _span_text(where: str) -> str:
+    return f" {where}" if where else " in all"
+
+
+def resolve(store: GraphStore, namespace: str, episode: str, last_t: int, query: Query) -> Resolution:
+    """Resolve every anchor of ``query`` in one episode (whose last step is ``last_t``)."""
+    r = _Resolver(store, namespace, episode, last_t)
+    facts: list[Fact] = []
+    if isinstance(query, Read):
+        r.anchor(query.anchor, "anchor")
+    elif isinstance(query, (WhichFirst, Distance)):
+        r.anchor(query.a, "a")
+        r.anchor(query.b, "b")
+    else:
+        bounds = r.window(query.window, "window")
+        if bounds is None:
+            r.complete = False
+        else:
+            lo, hi, where = bounds
+            facts.append(_window_fact(r, query, lo, hi, where))
+    return Resolution(tuple(r.marks), tuple(facts), tuple(r.support), r.complete, tuple(r.patterns), tuple(r.conditions))
+
+
+def _window_fact(r: _Resolver, query: Count | Exists | ListEvents, lo: int, hi: int, where: str) -> Fact:
+    """The fact that answers a window question, and the steps that show it."""
+    store, ns, ep = r.store, r.ns, r.ep
+    empty = lo > hi
+    if isinstance(query, Exists) and isinstance(query.what, Condition):
+        c = query.what
+        r.conditions.append(c)
+        change = None if empty else store.find_change(ns, ep, c.source, c.name, c.cmp, c.value, 1, lo, hi)
+        if change is not None:
+            r.marks.append(Mark("found", change.t, f"1st time {c.label()}" + (f" {where}" if where else "")))
+            return Fact("exists", "yes", f"{c.label()}{_span_text(where)}: yes, 1st at [{change.t}]")
+        return Fact("exists", "no", f"{c.label()}{_span_text(where)}: never")
+    p = query.pattern if isinstance(query, (Count, ListEvents)) else query.what
+    assert isinstance(p, EventPattern)
+    r.patterns.append(p)
+    if isinstance(query, Exists):
+        row = None if empty else store.find_event(ns, ep, p.kind, p.obj, 1, lo, hi)
+        if row is not None:
+            r.marks.append(Mark("found", row.t, f"1st {p.label()}" + (f" {where}" if where else "")))
+            return Fact("exists", "yes", f"{p.label()}{_span_text(where)}: yes, 1st at [{row.t}]")
+        return Fact("exists", "no", f"{p.label()}{_span_text(where)}: never")
+    n = 0 if empty else store.count_events(ns, ep, p.kind, p.obj, lo, hi)
+    if isinstance(query, Count):
+        if n:
+            last = store.find_event(ns, ep, p.kind, p.obj, -1, lo, hi)
+            if last is not None:
+                r.support.append(last.t)
+        return Fact("count", str(n), f"{p.label()}{_span_text(where)}: {n} {'time' if n == 1 else 'times'}")
+    objects: list[str] = []
+    for ordinal in range(1, min(n, LIST_LIMIT) + 1):
+        row = store.find_event(ns, ep, p.kind, p.obj, ordinal, lo, hi)
+        if row is None:
+            break
+        r.support.append(row.t)
+        if row.obj and row.obj not in objects:
+            objects.append(row.obj)
+    listed = ", ".join(objects) if objects else "none"
+    more = f" (first {LIST_LIMIT} of {n} events)" if n > LIST_LIMIT else ""
+    return Fact("list", listed, f"{p.label()}{_span_text(where)}: {listed}{more}")
