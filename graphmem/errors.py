@@ -24,9 +24,19 @@ class ConflictError(GraphmemError):
     """The data contradicts what the memory already holds (e.g. an episode id reused with other content)."""
 
 
+class EmbedderError(GraphmemError):
+    """The embedder's answer does not fit the store: not exactly one finite, non-zero vector of the store's
+    dimension per text (``graphmem.embed.checked_embeddings``). Nothing of the batch was written; when
+    ``Memory`` is built, its probe text gets the same check."""
+
+
 class StoreError(GraphmemError):
     """The graph store failed (connection, schema, query); the message says which and why."""
 
 
 class SchemaError(StoreError):
     """The database holds an index or constraint that does not fit graphmem's schema."""
+
+
+class NotFoundError(GraphmemError, LookupError):
+    """The namespace, episode or session named is not in the memory; the message says which ones are."""

@@ -415,8 +415,6 @@ def run_ingest(args: argparse.Namespace) -> int:
     if uri:
         # The project-managed server's password is the fallback, so `graphmem neo4j start` + ingest just works.
         auth = (os.environ.get("GRAPHMEM_NEO4J_USER", "neo4j"), os.environ.get("GRAPHMEM_NEO4J_PASSWORD") or neo4j_server.password())
-    else:
-        log.warning("no Neo4j URI (--uri or GRAPHMEM_NEO4J_URI): ingesting into an in-process store that ends with this command")
     with Memory(uri, auth=auth, database=args.database, boxes=not args.no_boxes) as mem:
         # Load the embedding model first, then move everything alive (torch, the model) out of the garbage
         # collector's reach: otherwise every full collection during the ingest walks the model's objects

@@ -21,26 +21,32 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from graphmem.embed import Embedder, default_embedder
-from graphmem.errors import ConflictError, InvalidRecordError
+from graphmem.embed import Embedder, checked_embeddings, default_embedder
+from graphmem.errors import ConflictError, EmbedderError, InvalidRecordError
+from graphmem.query.llm import LlmCompiler
 from graphmem.recall.packer import Evidence
 from graphmem.records import Step, Turn, validate_datetime, validate_id, validate_steps, validate_turns
-from graphmem.store.embedded import EmbeddedStore
-from graphmem.store.protocol import Expect, GraphStore, Hit, WriteBatch, episodes_with, node_key
+from graphmem.store.open import open_store
+from graphmem.store.protocol import Expect, GraphStore, Hit, WriteBatch, dimensions_of, episodes_with, node_key
 from graphmem.write.steps import EpisodeSoFar
 
 if TYPE_CHECKING:
+    from graphmem.query.algebra import Query
+    from graphmem.recall.route import Routed
     from graphmem.write.bulk import BulkWriter
     from graphmem.write.dialogue import ContextSource, DialogueWriter, NewSession
 
 log = logging.getLogger(__name__)
 
 DEFAULT_DIALOGUE_EPISODE = "dialogue"
+#: What ``Memory`` embeds once when it is built, to check the embedder against the store.
+PROBE_TEXT = "collect wood near the river"
 
 
 @dataclass(frozen=True)
@@ -58,24 +64,36 @@ class Answer:
     answerer: str
 
 
-def _store_from_environment(uri: str | None, auth: tuple[str, str] | None, database: str | None) -> GraphStore:
-    uri = uri or os.environ.get("GRAPHMEM_NEO4J_URI")
-    if not uri:
-        return EmbeddedStore()
-    from graphmem.store.neo4j import Neo4jStore  # imported here: the embedded default needs no driver
+def _question(question: object) -> str | Query:
+    """A question as recall takes it: text, or a query (a JSON document is parsed and validated)."""
+    from graphmem.query.algebra import QUERY_TYPES
+    from graphmem.query.serialize import from_json
 
-    if auth is None:
-        auth = (os.environ.get("GRAPHMEM_NEO4J_USER", "neo4j"), os.environ.get("GRAPHMEM_NEO4J_PASSWORD", ""))
-    return Neo4jStore(uri, auth=auth, database=database or os.environ.get("GRAPHMEM_NEO4J_DATABASE"))
+    if isinstance(question, str):
+        return question
+    if isinstance(question, QUERY_TYPES):
+        return question
+    if isinstance(question, Mapping):
+        return from_json(dict(question))
+    raise ValueError(f"question must be text, a graphmem.query query or its JSON form, got {type(question).__name__}")
+
+
+def _store_from_environment(
+    uri: str | None, auth: tuple[str, str] | None, database: str | None, path: str | os.PathLike[str] | None = None
+) -> GraphStore:
+    return open_store(uri, auth=auth, database=database, path=path)
 
 
 class Memory:
     """An episodic memory graph: trajectories (``add_steps``) and dialogues (``add_session``).
 
-    With no URI (and no ``GRAPHMEM_NEO4J_URI``) it runs in-process on the embedded backend.
+    With no URI (and no ``GRAPHMEM_NEO4J_URI``) it runs in-process on the embedded backend, kept in a file
+    that later processes reopen: ``path``, else ``GRAPHMEM_PATH``, else ``~/.local/share/graphmem/memory.db``
+    (``path=":memory:"``: in this process only; see ``graphmem.store.open``).
     ``boxes=False`` skips Membox topic boxes and traces when writing dialogue; ``contexts`` replaces what
     fills each turn's episodic context (default: ``graphmem.write.context.ContextExtractor``, spaCy and
-    dateparser).
+    dateparser). The embedder is checked when the memory is built (one probe text must come back as one
+    finite, non-zero vector of the store's dimension, else ``EmbedderError``), and so is every batch it embeds.
     """
 
     def __init__(
@@ -84,17 +102,30 @@ class Memory:
         *,
         auth: tuple[str, str] | None = None,
         database: str | None = None,
+        path: str | os.PathLike[str] | None = None,
         embedder: Embedder | None = None,
         store: GraphStore | None = None,
         boxes: bool = True,
         contexts: ContextSource | None = None,
+        query_compiler: LlmCompiler | None = None,
     ) -> None:
-        self.store: GraphStore = store if store is not None else _store_from_environment(uri, auth, database)
+        self.store: GraphStore = store if store is not None else _store_from_environment(uri, auth, database, path)
         self.embedder: Embedder = embedder if embedder is not None else default_embedder()
         self.boxes = boxes
         self.contexts = contexts
+        #: The length of every vector this memory writes: the store's.
+        self.dimensions = dimensions_of(self.store)
+        try:
+            # A wrong embedder (other dimensions, rows missing, NaN) fails here, not at its first write.
+            checked_embeddings(self.embedder, [PROBE_TEXT], self.dimensions)
+        except EmbedderError:
+            if store is None:
+                self.store.close()  # opened here, so closed here
+            raise
         self.store.ensure_schema()
         self._dialogue: DialogueWriter | None = None
+        #: Compiles trajectory questions with an LLM first (GRAPHMEM_LLM_* set); the grammar otherwise.
+        self.query_compiler = query_compiler if query_compiler is not None else LlmCompiler.from_env()
 
     # ------------------------------------------------------------------ lifecycle
     def close(self) -> None:
@@ -169,10 +200,11 @@ class Memory:
 
     def step_batch(self, namespace: str, episode_id: str, steps: Sequence[Step], so_far: EpisodeSoFar) -> WriteBatch:
         """The rows of validated steps that follow ``so_far``, embedded, with the condition that the
-        episode still ends where ``so_far`` says when the batch is written."""
+        episode still ends where ``so_far`` says when the batch is written. ``EmbedderError`` when the
+        embedder does not return one good vector per step (``checked_embeddings``)."""
         from graphmem.write.steps import build_step_batch, step_search_text
 
-        embeddings = self.embedder.embed([step_search_text(s) for s in steps])
+        embeddings = checked_embeddings(self.embedder, [step_search_text(s) for s in steps], self.dimensions)
         batch = build_step_batch(namespace, episode_id, steps, embeddings, so_far)
         guard = Expect(namespace, node_key("Episode", episode_id), "last_t", so_far.last_t)
         return WriteBatch(batch.nodes, batch.edges, (guard,))
@@ -246,45 +278,72 @@ class Memory:
             return [Hit(key, uid, 1.0 / (rank + 1)) for rank, (key, uid) in enumerate(zip(result.ranking[:k], result.uids))]
         return search_units(self.store, self.embedder, namespace, question, k)
 
-    def recall(self, namespace: str, question: str, budget: int = 300, **options: Any) -> Evidence:
+    def recall(self, namespace: str, question: str | Query | Mapping[str, Any], budget: int = 300, **options: Any) -> Evidence:
         """Evidence for a question within ``budget`` cl100k_base tokens.
 
-        Trajectory namespaces use anchor-aware recall; dialogue namespaces use validity-aware recall with
-        topic boxes. ``options`` switch stages off for ablations (``use_anchors``, ``use_chain``,
-        ``use_frames``, ``use_boxes``, ``use_traces``, ``use_expansion``) or pick an ``episode``.
+        Trajectory namespaces use query-aware recall: the question (text, or a :mod:`graphmem.query` query
+        or its JSON form) is resolved in the store and ``evidence.query`` says how it was read; dialogue
+        namespaces use validity-aware recall with topic boxes. A namespace holding both answers each
+        question from the kind of memory it is about (``graphmem.recall.route``). ``options`` switch stages
+        off for ablations (``use_anchors``, ``use_chain``, ``use_frames``, ``use_boxes``, ``use_traces``,
+        ``use_expansion``) or pick an ``episode``.
         """
-        if budget < 1:
-            raise ValueError(f"budget must be a positive number of tokens, got {budget}")
-        # Each recall reads only its own kind of episode (a trajectory episode carries its vocabulary).
-        trajectories = self.store.episode_nodes(namespace, kind="trajectory")
-        if trajectories:
-            from graphmem.recall.trajectory import recall_steps
+        return self._routed(namespace, _question(question), budget, options).evidence
 
-            return recall_steps(self.store, self.embedder, namespace, question, budget, episodes=trajectories, **options).evidence
-        from graphmem.recall.dialogue import recall_turns
+    def _routed(self, namespace: str, question: str | Query, budget: int, options: Mapping[str, Any]) -> Routed:
+        from graphmem.recall.route import route_recall
 
-        dialogues = self.store.episode_nodes(namespace, kind="dialogue")
-        return recall_turns(self.store, self.embedder, namespace, question, budget, episodes=dialogues, **options)
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+            raise ValueError(f"budget must be a positive number of tokens, got {budget!r}")
+        # One read of the namespace's episodes; each recall reads only its own kind (a trajectory episode
+        # carries its vocabulary).
+        return route_recall(self.store, self.embedder, namespace, question, budget, self.store.episode_nodes(namespace), **options)
 
-    def answer(self, namespace: str, question: str, budget: int = 150, answerer: Any = None, **options: Any) -> Answer:
+    def answer(self, namespace: str, question: str | Query | Mapping[str, Any], budget: int = 150, answerer: Any = None,
+               **options: Any) -> Answer:
         """Answer from the packed evidence alone: the deterministic executor for trajectories, or ``answerer``.
 
         ``answerer`` is any callable ``(question, evidence_text) -> str``, e.g. ``graphmem.answer.ChatAnswerer.from_env()``
-        (an OpenAI-compatible chat endpoint named by GRAPHMEM_LLM_BASE_URL and GRAPHMEM_LLM_MODEL).
+        (an OpenAI-compatible chat endpoint named by GRAPHMEM_LLM_BASE_URL and GRAPHMEM_LLM_MODEL). Without
+        one, evidence from dialogue has no answer (``text`` None): the executor reads trajectory queries only.
         """
+        question = _question(question)
         if answerer is not None:
             evidence = self.recall(namespace, question, budget, **options)
-            return Answer(answerer(question, evidence.text), evidence, type(answerer).__name__)
-        from graphmem.recall.executor import execute
-        from graphmem.recall.trajectory import recall_steps
+            text = question if isinstance(question, str) else json.dumps(evidence.query)
+            return Answer(answerer(text, evidence.text), evidence, type(answerer).__name__)
+        from graphmem.query.answers import answer
 
-        result = recall_steps(self.store, self.embedder, namespace, question, budget, **options)
-        return Answer(execute(result.anchors, result.bundle), result.evidence, "executor")
+        routed = self._routed(namespace, question, budget, options)
+        steps = routed.steps
+        found = answer(steps.query, steps.bundle) if steps is not None and steps.query is not None else None
+        return Answer(found, routed.evidence, "executor")
 
     def stats(self, namespace: str) -> dict[str, int]:
         """Nodes per label and relationships per type in the namespace."""
         return self.store.counts(namespace)
 
-    def forget(self, namespace: str) -> None:
-        """Delete a whole namespace."""
-        self.store.delete_namespace(namespace)
+    def namespaces(self) -> list[str]:
+        """Every namespace that holds a memory, sorted."""
+        return self.store.namespaces()
+
+    def forget(self, namespace: str, episode: str | None = None, session: str | None = None) -> None:
+        """Delete a whole namespace; with ``episode``, one episode (its steps, events, changes, or its
+        sessions, and the entities and places only it used); with ``session``, one dialogue session (its
+        turns and topic boxes; the episode continues as if it had never been added, see
+        ``graphmem.store.lifecycle``). Recall never returns what was deleted. ``NotFoundError`` when the
+        episode or session is not stored.
+
+        >>> from graphmem import Step
+        >>> with Memory(path=":memory:") as mem:
+        ...     _ = mem.add_steps("agent-1", "run-1", [Step(0, "collect wood")])
+        ...     mem.forget("agent-1", episode="run-1")
+        ...     mem.stats("agent-1"), mem.namespaces()
+        ({}, [])
+        """
+        from graphmem.manage import forget
+
+        forget(self.store, namespace, episode=episode, session=session)
+        if self._dialogue is not None:
+            # The writer's trace events of the namespace may name deleted boxes: read them afresh.
+            self._dialogue.forget_traces(namespace)

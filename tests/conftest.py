@@ -2,9 +2,14 @@
 
 ``memory``: an embedded Memory (fast; the default backend). ``embed``: the real all-MiniLM-L6-v2 as a
 plain ``texts -> normalized vectors`` function, loaded once. ``store``: every GraphStore backend — the
-embedded one and a real Neo4j server, found in this order: GRAPHMEM_NEO4J_URI (+ _USER/_PASSWORD) if set;
-else a testcontainers Neo4j when a Docker engine answers; else the project's own server started from the
-Maven jars (`graphmem neo4j start`). Neo4j tests never skip: if no server can be had, they fail.
+embedded one, the memory file (``FileStore`` on a fresh file) and a real Neo4j server, found in this
+order: GRAPHMEM_NEO4J_URI (+ _USER/_PASSWORD) if set; else a testcontainers Neo4j when a Docker engine
+answers; else the project's own server started from the Maven jars (`graphmem neo4j start`). Neo4j tests
+never skip: if no server can be had, they fail.
+
+``Memory()`` with no store opens the memory file named by GRAPHMEM_PATH: every test gets a fresh file in
+the session's temporary folder (``memory_file``), so no test reads another's memory or writes into the
+user's data folder.
 """
 
 from __future__ import annotations
@@ -12,12 +17,32 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from graphmem.memory import Memory
 from graphmem.store.embedded import EmbeddedStore
+from graphmem.store.file import FileStore
+
+
+@pytest.fixture(scope="session", autouse=True)
+def memory_files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The session's folder of memory files; GRAPHMEM_PATH points into it from the first fixture on (also
+    for session- and module-scoped fixtures, which run before ``memory_file``)."""
+    folder = tmp_path_factory.mktemp("memory-files")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GRAPHMEM_PATH", str(folder / "session.db"))
+        yield folder
+
+
+@pytest.fixture(autouse=True)
+def memory_file(memory_files: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The test's own memory file (not created until a ``Memory()`` opens it)."""
+    path = memory_files / f"{uuid.uuid4().hex}.db"
+    monkeypatch.setenv("GRAPHMEM_PATH", str(path))
+    return path
 
 
 @pytest.fixture(scope="session")
@@ -82,13 +107,19 @@ def neo4j_store(neo4j_server):
     store.close()
 
 
-@pytest.fixture(params=["embedded", "neo4j"])
-def store(request):
+@pytest.fixture(params=["embedded", "file", "neo4j"])
+def store(request, tmp_path):
     if request.param == "embedded":
         s = EmbeddedStore()
         s.ensure_schema()
-        return s
-    return request.getfixturevalue("neo4j_store")
+        yield s
+    elif request.param == "file":
+        s = FileStore(tmp_path / "memory.db")
+        s.ensure_schema()
+        yield s
+        s.close()
+    else:
+        yield request.getfixturevalue("neo4j_store")
 
 
 @pytest.fixture

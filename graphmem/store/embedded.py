@@ -8,36 +8,90 @@ keeping small dictionaries beside the graph where Neo4j would use an index.
 from __future__ import annotations
 
 import bisect
+import math
 import threading
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import networkx as nx
 import numpy as np
 
 from graphmem.errors import ConflictError, StoreError
+from graphmem.records import Scalar
 from graphmem.store.protocol import (
+    DIMENSIONS,
     EDGE_TYPES,
     NODE_LABELS,
     UNIT_LABELS,
+    ChangeRow,
     EventRow,
     Hit,
     Neighbourhood,
     SessionRow,
     WriteBatch,
+    check_change_query,
+    check_ordinal,
+    comes_to_meet,
     earliest_start,
+    node_key,
+    t_window,
     unmet,
     unit_filter,
 )
+from graphmem.store.lifecycle import SHARED_LINKS, SessionParts, episode_renumbering, session_removal
 from graphmem.store.text_index import BM25Index, query_terms
 
 _SEARCH_GROUPS = {"unit": UNIT_LABELS, "Box": ("Box",)}
+
+#: An event's place in (t, i, key) order, and a change's in (t, key) order.
+_EventEntry = tuple[int, float, str]
+_ChangeEntry = tuple[int, str]
+
+
+def _event_groups(namespace: str, attrs: dict[str, Any]) -> tuple[tuple[str, ...], ...]:
+    """The find_event / count_events groups an Event node belongs to: one per shape of question ("pair",
+    "kind", "obj", "any"), each only if the node has every property of that shape's Neo4j index
+    (event_step, event_kind_time, event_obj_time, event_time), as a composite index holds only such nodes."""
+    episode, kind, obj = attrs.get("episode"), attrs.get("kind"), attrs.get("obj")
+    if episode is None or attrs.get("t") is None:
+        return ()
+    groups: list[tuple[str, ...]] = [("any", namespace, episode)]
+    if kind is not None:
+        groups.append(("kind", namespace, episode, kind))
+    if obj is not None:
+        groups.append(("obj", namespace, episode, obj))
+    if kind is not None and obj is not None:
+        groups.append(("pair", namespace, episode, kind, obj))
+    return tuple(groups)
+
+
+def _query_group(namespace: str, episode: str, kind: str | None, obj: str | None) -> tuple[str, ...]:
+    """The group of ``_event_groups`` a find_event / count_events question reads."""
+    if kind is not None and obj is not None:
+        return ("pair", namespace, episode, kind, obj)
+    if kind is not None:
+        return ("kind", namespace, episode, kind)
+    if obj is not None:
+        return ("obj", namespace, episode, obj)
+    return ("any", namespace, episode)
+
+
+def _span(entries: Sequence[tuple[Any, ...]], lo: int, hi: int) -> tuple[int, int]:
+    """The slice ``[start, end)`` of a list sorted by t (its first field) with ``lo <= t <= hi``."""
+    return bisect.bisect_left(entries, lo, key=lambda e: e[0]), bisect.bisect_right(entries, hi, key=lambda e: e[0])
 
 
 def _sortable(value: Any) -> float:
     """A property as a sort key, missing last (Cypher's ORDER BY puts null after every number)."""
     return float("inf") if value is None else float(value)
+
+
+def _remove(entries: list[Any], entry: Any) -> None:
+    """Take ``entry`` out of a sorted list (if it is there)."""
+    i = bisect.bisect_left(entries, entry)
+    if i < len(entries) and entries[i] == entry:
+        del entries[i]
 
 
 class _VectorIndex:
@@ -92,11 +146,26 @@ class _VectorIndex:
         ranked = sorted(((self.keys[i], (1.0 + float(sims[i])) / 2.0) for i in top), key=lambda kv: (-kv[1], kv[0]))
         return ranked
 
+    def remove(self, key: str) -> None:
+        """Drop ``key``'s vector (if any): the last row takes its slot (searches break ties by key, so
+        the rows' order does not matter)."""
+        slot = self.slot.pop(key, None)
+        if slot is None:
+            return
+        last = len(self.keys) - 1
+        if slot != last:
+            moved = self.keys[last]
+            self.matrix[slot] = self.matrix[last]
+            self.label_codes[slot] = self.label_codes[last]
+            self.keys[slot] = moved
+            self.slot[moved] = slot
+        self.keys.pop()
+
 
 class EmbeddedStore:
     """In-process ``GraphStore``. Thread-safe; not persistent (a process holds its memory)."""
 
-    def __init__(self, dimensions: int = 384) -> None:
+    def __init__(self, dimensions: int = DIMENSIONS) -> None:
         self.dimensions = dimensions
         self.graph = nx.MultiDiGraph()
         self._lock = threading.RLock()
@@ -108,8 +177,18 @@ class EmbeddedStore:
         # where each event key sits in it, so a rewritten event moves instead of appearing twice.
         self._event_times: dict[tuple[str, str, str, str], list[tuple[int, int, str]]] = defaultdict(list)
         self._event_at: dict[tuple[str, str], tuple[tuple[str, str, str, str], tuple[int, int, str]]] = {}
-        # (namespace, episode) -> {t: step key}
+        # (namespace, episode) -> {t: step key}, and the same step indices sorted (step_time, for
+        # steps_between).
         self._steps: dict[tuple[str, str], dict[int, str]] = defaultdict(dict)
+        self._step_times: dict[tuple[str, str], list[int]] = defaultdict(list)
+        # The trajectory query operators' indexes: events by each shape of question (see _event_groups),
+        # sorted by (t, i, key), i infinite for an event without one (Cypher orders null after numbers);
+        # Change nodes by (namespace, episode, source, name), sorted by (t, key). And where each node sits,
+        # so a rewritten node moves instead of appearing twice.
+        self._event_order: dict[tuple[str, ...], list[_EventEntry]] = defaultdict(list)
+        self._event_order_at: dict[tuple[str, str], tuple[tuple[tuple[str, ...], ...], _EventEntry]] = {}
+        self._changes: dict[tuple[str, str, str, str], list[_ChangeEntry]] = defaultdict(list)
+        self._change_at: dict[tuple[str, str], tuple[tuple[str, str, str, str], _ChangeEntry]] = {}
         # (namespace, label) -> node keys, as Neo4j's label + namespace indexes would find them.
         self._by_label: dict[tuple[str, str], set[str]] = defaultdict(set)
         # (namespace, type) -> relationships, so counts() need not walk the whole graph.
@@ -192,8 +271,46 @@ class EmbeddedStore:
                         del old_list[i]
                 bisect.insort(self._event_times[group], entry)
                 self._event_at[node] = (group, entry)
+        if label == "Event":
+            self._index_event(node, attrs)
+        if label == "Change":
+            self._index_change(node, attrs)
         if label == "Step":
-            self._steps[(namespace, attrs["episode"])][int(attrs["t"])] = key
+            steps = self._steps[(namespace, attrs["episode"])]
+            if int(attrs["t"]) not in steps:
+                bisect.insort(self._step_times[(namespace, attrs["episode"])], int(attrs["t"]))
+            steps[int(attrs["t"])] = key
+
+    def _index_event(self, node: tuple[str, str], attrs: dict[str, Any]) -> None:
+        groups = _event_groups(node[0], attrs)
+        i = attrs.get("i")
+        placed = (groups, (int(attrs["t"]), math.inf if i is None else int(i), node[1])) if groups else None
+        previous = self._event_order_at.get(node)
+        if previous == placed:
+            return
+        if previous is not None:
+            for group in previous[0]:
+                _remove(self._event_order[group], previous[1])
+            del self._event_order_at[node]
+        if placed is not None:
+            for group in placed[0]:
+                bisect.insort(self._event_order[group], placed[1])
+            self._event_order_at[node] = placed
+
+    def _index_change(self, node: tuple[str, str], attrs: dict[str, Any]) -> None:
+        episode, source, name, t = (attrs.get(p) for p in ("episode", "source", "name", "t"))
+        placed = None
+        if episode is not None and source is not None and name is not None and t is not None:
+            placed = ((node[0], str(episode), str(source), str(name)), (int(t), node[1]))
+        previous = self._change_at.get(node)
+        if previous == placed:
+            return
+        if previous is not None:
+            _remove(self._changes[previous[0]], previous[1])
+            del self._change_at[node]
+        if placed is not None:
+            bisect.insort(self._changes[placed[0]], placed[1])
+            self._change_at[node] = placed
 
     @staticmethod
     def _reindex(entries: list[tuple[float, str]], key: str, old: Any, new: Any) -> None:
@@ -274,6 +391,54 @@ class EmbeddedStore:
         with self._lock:
             index = self._steps.get((namespace, episode), {})
             return {t: self._props(namespace, index[t]) for t in ts if t in index}
+
+    def find_event(self, namespace: str, episode: str, kind: str | None, obj: str | None, ordinal: int,
+                   lo: int | None = None, hi: int | None = None) -> EventRow | None:
+        ordinal = check_ordinal(ordinal)
+        low, high = t_window(lo, hi)
+        with self._lock:
+            entries = self._event_order.get(_query_group(namespace, episode, kind, obj), [])
+            start, end = _span(entries, low, high)
+            at = start + ordinal - 1 if ordinal > 0 else end + ordinal
+            return self._event_row(namespace, entries[at][2]) if start <= at < end else None
+
+    def count_events(self, namespace: str, episode: str, kind: str | None, obj: str | None,
+                     lo: int | None = None, hi: int | None = None) -> int:
+        low, high = t_window(lo, hi)
+        with self._lock:
+            start, end = _span(self._event_order.get(_query_group(namespace, episode, kind, obj), []), low, high)
+            return max(end - start, 0)
+
+    def find_change(self, namespace: str, episode: str, source: str, name: str, cmp: str, value: Scalar,
+                    ordinal: int, lo: int | None = None, hi: int | None = None) -> ChangeRow | None:
+        check_change_query(source, cmp)
+        ordinal = check_ordinal(ordinal)
+        low, high = t_window(lo, hi)
+        with self._lock:
+            entries = self._changes.get((namespace, episode, source, name), [])
+            start, end = _span(entries, low, high)
+            # As recall/find_change(_from_end): the window's changes in t order (backwards for a negative
+            # ordinal), keeping those whose value comes to meet the condition, up to the |ordinal|-th.
+            order = range(start, end) if ordinal > 0 else range(end - 1, start - 1, -1)
+            wanted = abs(ordinal)
+            for at in order:
+                a = self.graph.nodes[(namespace, entries[at][1])]
+                if comes_to_meet(a.get("before"), a.get("after"), cmp, value):
+                    wanted -= 1
+                    if wanted == 0:
+                        return ChangeRow(a["key"], a["unit"], a["episode"], a["source"], a["name"], a.get("before"),
+                                         a.get("after"), int(a["t"]))
+            return None
+
+    def steps_between(self, namespace: str, episode: str, lo: int, hi: int, limit: int) -> dict[int, dict[str, Any]]:
+        if limit <= 0:
+            return {}
+        low, high = t_window(lo, hi)
+        with self._lock:
+            times = self._step_times.get((namespace, episode), [])
+            start, end = bisect.bisect_left(times, low), bisect.bisect_right(times, high)
+            index = self._steps.get((namespace, episode), {})
+            return {t: self._props(namespace, index[t]) for t in times[start : min(end, start + limit)]}
 
     @staticmethod
     def _between(index: list[tuple[float, str]], low: float, high: float) -> list[tuple[float, str]]:
@@ -446,6 +611,16 @@ class EmbeddedStore:
                 del self._event_at[key]
             for key in [k for k in self._steps if k[0] == namespace]:
                 del self._steps[key]
+            for key in [k for k in self._step_times if k[0] == namespace]:
+                del self._step_times[key]
+            for group in [g for g in self._event_order if g[1] == namespace]:
+                del self._event_order[group]
+            for node in [n for n in self._event_order_at if n[0] == namespace]:
+                del self._event_order_at[node]
+            for change_group in [g for g in self._changes if g[0] == namespace]:
+                del self._changes[change_group]
+            for node in [n for n in self._change_at if n[0] == namespace]:
+                del self._change_at[node]
             for key in [k for k in self._by_label if k[0] == namespace]:
                 del self._by_label[key]
             for key in [k for k in self._edge_counts if k[0] == namespace]:
@@ -455,3 +630,115 @@ class EmbeddedStore:
 
     def close(self) -> None:
         """Nothing to release."""
+
+    # ------------------------------------------------------------------ lifecycle: namespaces, one episode, one session
+    def namespaces(self) -> list[str]:
+        with self._lock:
+            return sorted({ns for (ns, label), keys in self._by_label.items() if label == "Episode" and keys})
+
+    def session_turns(self, namespace: str, session: str) -> list[dict[str, Any]]:
+        with self._lock:
+            skey = node_key("Session", session)
+            turns = [self._props(namespace, key) for key in self._in(namespace, skey, "IN_SESSION")]
+        return sorted(turns, key=lambda p: (p.get("seq", 0), p["key"]))
+
+    def delete_episode(self, namespace: str, episode: str) -> None:
+        with self._lock:
+            ekey = node_key("Episode", episode)
+            if (namespace, ekey) not in self.graph:
+                return
+            doomed: list[str] = []
+            shared: set[str] = set()
+            for unit in self._in(namespace, ekey, "IN_EPISODE"):  # steps, sessions, turns
+                doomed += [unit, *self._out(namespace, unit, "HAS_EVENT"), *self._out(namespace, unit, "CHANGES")]
+                for link in SHARED_LINKS:
+                    shared.update(self._out(namespace, unit, link))
+                for box in self._in(namespace, unit, "CONTAINS"):
+                    events = self._out(namespace, box, "HAS_EVENT")
+                    doomed += [box, *events]
+                    shared.update(trace for event in events for trace in self._out(namespace, event, "IN_TRACE"))
+            renumber = episode_renumbering(namespace, self._nodes_with(namespace, "Episode"), episode)
+            self._remove_nodes(namespace, [*dict.fromkeys(doomed), ekey])
+            self._remove_orphans(namespace, shared)
+            # EmbeddedStore.write, not self.write: a store that logs its writes (FileStore) logs the whole
+            # deletion as one entry, and replaying it runs this again.
+            EmbeddedStore.write(self, renumber)
+
+    def delete_session(self, namespace: str, session: str) -> None:
+        with self._lock:
+            parts = self._session_parts(namespace, session)
+            if parts is None:
+                return
+            if len(parts.sessions) == 1:
+                EmbeddedStore.delete_episode(self, namespace, str(parts.episode["uid"]))
+                return
+            removal = session_removal(parts)
+            self._remove_nodes(namespace, removal.doomed)
+            self._remove_orphans(namespace, removal.shared)
+            EmbeddedStore.write(self, removal.then)  # not self.write: see delete_episode
+
+    def _session_parts(self, namespace: str, session: str) -> SessionParts | None:
+        """What ``session_removal`` needs to delete a session (None when it is not stored)."""
+        skey = node_key("Session", session)
+        if (namespace, skey) not in self.graph:
+            return None
+        ekey = node_key("Episode", str(self.graph.nodes[(namespace, skey)]["episode"]))
+        members = [self.graph.nodes[(namespace, key)] for key in self._in(namespace, ekey, "IN_EPISODE")]
+        turns = [m for m in members if m["label"] == "Turn"]
+        boxes = [self.graph.nodes[(namespace, b)] for b in sorted({b for t in turns for b in self._in(namespace, t["key"], "CONTAINS")})]
+        own_turns = [t["key"] for t in turns if t.get("session") == session]
+        box_events = [e for b in boxes if b.get("session") == session for e in self._out(namespace, b["key"], "HAS_EVENT")]
+        shared = {x for t in own_turns for link in SHARED_LINKS for x in self._out(namespace, t, link)}
+        shared.update(trace for e in box_events for trace in self._out(namespace, e, "IN_TRACE"))
+        return SessionParts(
+            namespace, self._props(namespace, skey), self._props(namespace, ekey),
+            [m for m in members if m["label"] == "Session"], turns, boxes, box_events, sorted(shared),
+        )
+
+    def _remove_orphans(self, namespace: str, keys: Iterable[str]) -> None:
+        """Remove the nodes among ``keys`` that no relationship links any more."""
+        self._remove_nodes(namespace, [k for k in keys if (namespace, k) in self.graph and self.graph.degree((namespace, k)) == 0])
+
+    def _remove_nodes(self, namespace: str, keys: Sequence[str]) -> None:
+        """Remove nodes with their relationships, and take them out of every index beside the graph."""
+        for key in keys:
+            node = (namespace, key)
+            if node not in self.graph:
+                continue
+            attrs = self.graph.nodes[node]
+            label = attrs["label"]
+            for _, _, etype in [*self.graph.out_edges(node, keys=True), *self.graph.in_edges(node, keys=True)]:
+                self._edge_counts[(namespace, etype)] -= 1
+            self._by_label[(namespace, label)].discard(key)
+            for group, labels in _SEARCH_GROUPS.items():
+                if label in labels:
+                    self._bm25[group].remove(node)
+                    index = self._vectors.get((namespace, group))
+                    if index is not None:
+                        index.remove(key)
+            if label == "Event":
+                if attrs.get("ordinal") is not None:
+                    ordinals = self._events.get((namespace, attrs["episode"], attrs["kind"], attrs["obj"]), {})
+                    if ordinals.get(int(attrs["ordinal"])) == key:
+                        del ordinals[int(attrs["ordinal"])]
+                timed = self._event_at.pop(node, None)
+                if timed is not None:
+                    _remove(self._event_times[timed[0]], timed[1])
+                ordered = self._event_order_at.pop(node, None)
+                if ordered is not None:
+                    for group_key in ordered[0]:
+                        _remove(self._event_order[group_key], ordered[1])
+            if label == "Change":
+                change = self._change_at.pop(node, None)
+                if change is not None:
+                    _remove(self._changes[change[0]], change[1])
+            if label == "Step":
+                steps = self._steps.get((namespace, attrs["episode"]), {})
+                if steps.get(int(attrs["t"])) == key:
+                    del steps[int(attrs["t"])]
+                    _remove(self._step_times[(namespace, attrs["episode"])], int(attrs["t"]))
+            if label == "Session":
+                self._reindex(self._session_starts[namespace], key, attrs.get("start"), None)
+            if label == "Turn":
+                self._reindex(self._turn_events[namespace], key, attrs.get("event_start"), None)
+            self.graph.remove_node(node)

@@ -25,20 +25,28 @@ from neo4j.exceptions import ClientError, Neo4jError, ServiceUnavailable, Sessio
 
 from graphmem.cypher_files import cypher, schema_statements
 from graphmem.errors import ConflictError, SchemaError, StoreError
+from graphmem.records import Scalar
 from graphmem.store.protocol import (
+    DIMENSIONS,
     EDGE_TYPES,
     NODE_LABELS,
     Neighbourhood,
     UNIT_LABELS,
+    ChangeRow,
     EventRow,
     Hit,
     Expect,
     SessionRow,
     WriteBatch,
+    check_change_query,
+    check_ordinal,
     earliest_start,
+    t_window,
     unmet,
     unit_filter,
 )
+from graphmem.store.lifecycle import SessionParts, episode_renumbering, session_removal
+from graphmem.store.protocol import node_key
 from graphmem.store.text_index import lucene_query, query_terms
 
 log = logging.getLogger(__name__)
@@ -77,7 +85,6 @@ VECTOR_INDEXES = {"Step": "step_embedding", "Turn": "turn_embedding", "Box": "bo
 #: 0.3% of them fall just outside the int8 top 50 itself). Near-duplicates (cosines within ~0.01 of each
 #: other) need the margin most; the contract test checks a tight cluster.
 EXACT_SHORTLIST_MARGIN = 20
-DIMENSIONS = 384
 #: How long ``ensure_schema`` waits for indexes to come online, in seconds: populating the two per-kind
 #: vector indexes of a million-unit database took 20 minutes here (session 14).
 INDEX_WAIT_SECONDS = 3600
@@ -156,6 +163,9 @@ class Neo4jStore:
         store = Neo4jStore("bolt://localhost:7687", auth=("neo4j", "graphmem-password"))
     """
 
+    #: The length of the embeddings its vector indexes hold.
+    dimensions = DIMENSIONS
+
     def __init__(
         self,
         uri: str,
@@ -187,12 +197,12 @@ class Neo4jStore:
             database=self.database, default_access_mode=access_mode, bookmark_manager=self.driver.execute_query_bookmark_manager
         )
 
-    def _rows(self, name: str, **params: Any) -> list[Any]:
+    def _rows(self, name: str, /, **params: Any) -> list[Any]:
         """The ``rows`` list of a query that returns its result as one record (see get_nodes.cypher)."""
         records = self._read(name, **params)
         return list(records[0]["rows"]) if records else []
 
-    def _read(self, name: str, **params: Any) -> list[neo4j.Record]:
+    def _read(self, name: str, /, **params: Any) -> list[neo4j.Record]:
         """Run one read query routed to a reader, as an auto-commit transaction: one round trip, where a
         managed transaction (``execute_query``) takes two (RUN, then COMMIT); recall makes ~10 reads.
         Reads are idempotent, so transient failures are retried here, as the driver would."""
@@ -256,10 +266,18 @@ class Neo4jStore:
         edge_rows = self._edge_rows(batch)
         namespaces = list(dict.fromkeys([*node_rows, *edge_rows]))
 
-        expect = [{"namespace": e.namespace, "key": e.key, "prop": e.prop, "value": e.value} for e in batch.expect]
+        # The guards in one lock order (namespace, key); ``create``: the batch writes the guarded node, so
+        # write/check_expected may merge it to lock a key that does not exist yet.
+        written = {(row.namespace, row.key) for row in batch.nodes}
+        expect = [
+            {"namespace": e.namespace, "key": e.key, "prop": e.prop, "value": e.value, "create": (e.namespace, e.key) in written}
+            for e in sorted(batch.expect, key=lambda e: (e.namespace, e.key))
+        ]
 
         def work(tx: neo4j.ManagedTransaction) -> None:
             if expect:
+                # Before anything else: it locks the guarded nodes, and a guard read earlier (or unlocked)
+                # would let a racing writer build on the same state and commit too.
                 unmet_rows = list(tx.run(cypher("write/check_expected"), expect=expect))
                 if unmet_rows:
                     row = unmet_rows[0]
@@ -336,7 +354,7 @@ class Neo4jStore:
         The statement takes each node's namespace as a position in the batch's namespaces, each edge's
         ends as positions in the batch's nodes followed by the ends outside it ([namespace position, key]),
         and the edges grouped by relationship type. One statement for a group of small batches of many
-        namespaces: a statement per namespace paid the statement's fixed cost (twelve relationship blocks)
+        namespaces: a statement per namespace paid the statement's fixed cost (a block per relationship type)
         for every few rows."""
         nodes_all: list[dict[str, Any]] = []
         position: dict[tuple[str, str], int] = {}
@@ -419,6 +437,55 @@ class Neo4jStore:
         if not ts:
             return {}
         rows = self._rows("recall/steps_at", namespace=namespace, episode=episode, ts=list(ts))
+        return {int(t): _node_props(props) for t, props in rows}
+
+    @staticmethod
+    def _event_query(kind: str | None, obj: str | None) -> tuple[str, dict[str, str]]:
+        """The shape of a find_event / count_events question (its files' suffix: by_pair, by_kind, by_obj,
+        any) and the parameters naming it. A file per shape, not ``$kind IS NULL OR e.kind = $kind``:
+        such a predicate cannot be an index seek, so the planner would read every event of the episode."""
+        if kind is not None and obj is not None:
+            return "by_pair", {"kind": kind, "obj": obj}
+        if kind is not None:
+            return "by_kind", {"kind": kind}
+        if obj is not None:
+            return "by_obj", {"obj": obj}
+        return "any", {}
+
+    def find_event(self, namespace: str, episode: str, kind: str | None, obj: str | None, ordinal: int,
+                   lo: int | None = None, hi: int | None = None) -> EventRow | None:
+        ordinal = check_ordinal(ordinal)
+        low, high = t_window(lo, hi)
+        shape, params = self._event_query(kind, obj)
+        name = f"recall/find_event_{shape}" + ("" if ordinal > 0 else "_from_end")
+        rows = self._read(name, namespace=namespace, episode=episode, lo=low, hi=high, skip=abs(ordinal) - 1, **params)
+        return self._event(rows[0]) if rows else None
+
+    def count_events(self, namespace: str, episode: str, kind: str | None, obj: str | None,
+                     lo: int | None = None, hi: int | None = None) -> int:
+        low, high = t_window(lo, hi)
+        shape, params = self._event_query(kind, obj)
+        rows = self._read(f"recall/count_events_{shape}", namespace=namespace, episode=episode, lo=low, hi=high, **params)
+        return int(rows[0]["total"]) if rows else 0
+
+    def find_change(self, namespace: str, episode: str, source: str, name: str, cmp: str, value: Scalar,
+                    ordinal: int, lo: int | None = None, hi: int | None = None) -> ChangeRow | None:
+        check_change_query(source, cmp)
+        ordinal = check_ordinal(ordinal)
+        low, high = t_window(lo, hi)
+        query = "recall/find_change" if ordinal > 0 else "recall/find_change_from_end"
+        rows = self._read(query, namespace=namespace, episode=episode, source=source, name=name, cmp=cmp, value=value,
+                          lo=low, hi=high, skip=abs(ordinal) - 1)
+        if not rows:
+            return None
+        r = rows[0]
+        return ChangeRow(r["key"], r["unit"], r["episode"], r["source"], r["name"], r["before"], r["after"], int(r["t"]))
+
+    def steps_between(self, namespace: str, episode: str, lo: int, hi: int, limit: int) -> dict[int, dict[str, Any]]:
+        if limit <= 0:
+            return {}
+        low, high = t_window(lo, hi)
+        rows = self._rows("recall/steps_between", namespace=namespace, episode=episode, lo=low, hi=high, limit=limit)
         return {int(t): _node_props(props) for t, props in rows}
 
     def units_in_window(
@@ -588,3 +655,78 @@ class Neo4jStore:
 
     def close(self) -> None:
         self.driver.close()
+
+    # ------------------------------------------------------------------ lifecycle: namespaces, one episode, one session
+    def namespaces(self) -> list[str]:
+        return sorted(str(namespace) for namespace in self._rows("admin/namespaces"))
+
+    def session_turns(self, namespace: str, session: str) -> list[dict[str, Any]]:
+        rows = self._rows("admin/session_turns", namespace=namespace, key=node_key("Session", session))
+        return [_node_props(props) for props in rows]
+
+    def delete_episode(self, namespace: str, episode: str) -> None:
+        key = node_key("Episode", episode)
+        if not self.get_nodes(namespace, [key]):
+            return
+        shared = list(self._read("admin/episode_shared", namespace=namespace, key=key)[0]["keys"])
+        renumber = episode_renumbering(namespace, self.episode_nodes(namespace), episode)
+        try:
+            # The units first, in batches of their own (auto-commit); the Episode last, so an interrupted
+            # deletion leaves the episode there to be deleted again.
+            with self._session() as session:
+                session.run(cypher("admin/delete_episode_units"), namespace=namespace, key=key).consume()
+        except Neo4jError as exc:
+            raise StoreError(f"deleting episode {episode!r} of {namespace!r} failed part way; run it again: {exc}") from exc
+
+        def work(tx: neo4j.ManagedTransaction) -> None:
+            tx.run(cypher("admin/delete_nodes"), namespace=namespace, keys=[key]).consume()
+            tx.run(cypher("admin/delete_orphans"), namespace=namespace, keys=shared).consume()
+            self._merge_rows(tx, renumber)
+
+        self._execute_write(work, f"deleting episode {episode!r} of {namespace!r}")
+
+    def delete_session(self, namespace: str, session: str) -> None:
+        key = node_key("Session", session)
+
+        def work(tx: neo4j.ManagedTransaction) -> str | None:
+            """Delete the session; the episode's id instead when it is the episode's only session."""
+            record = tx.run(cypher("admin/session_parts"), namespace=namespace, key=key, hidden=list(HIDDEN_PROPERTIES)).single()
+            if record is None:
+                return None
+            parts = SessionParts(
+                namespace, _node_props(record["session"]), _node_props(record["episode"]),
+                [dict(zip(("uid", "seq", "start", "end"), row)) for row in record["sessions"]],
+                [dict(zip(("uid", "seq", "session", "speaker"), row)) for row in record["turns"]],
+                [dict(zip(("uid", "seq", "session", "first_turn_seq"), row)) for row in record["boxes"]],
+                list(record["box_events"]), list(record["shared"]),
+            )
+            if len(parts.sessions) == 1:
+                return str(parts.episode["uid"])
+            removal = session_removal(parts)
+            tx.run(cypher("admin/delete_nodes"), namespace=namespace, keys=list(removal.doomed)).consume()
+            tx.run(cypher("admin/delete_orphans"), namespace=namespace, keys=list(removal.shared)).consume()
+            self._merge_rows(tx, removal.then)
+            return None
+
+        only = self._execute_write(work, f"deleting session {session!r} of {namespace!r}")
+        if only is not None:
+            self.delete_episode(namespace, only)
+
+    def _execute_write(self, work: Any, what: str) -> Any:
+        """``work`` in one managed write transaction (retried on transient errors), its result returned."""
+        try:
+            with self._session() as session:
+                return session.execute_write(work)
+        except Neo4jError as exc:
+            raise StoreError(f"{what} failed, nothing of it was kept: {exc}") from exc
+
+    def _merge_rows(self, tx: neo4j.ManagedTransaction, batch: WriteBatch) -> None:
+        """Merge a batch of rows between stored nodes inside ``tx`` (a deletion's follow-up)."""
+        node_rows, edge_rows = self._node_rows(batch), self._edge_rows(batch)
+        for namespace in sorted({*node_rows, *edge_rows}):
+            nodes, edges = node_rows.get(namespace, []), edge_rows.get(namespace, [])
+            for start in range(0, len(nodes), CHUNK):
+                tx.run(cypher("write/merge_nodes"), namespace=namespace, batch={"nodes": nodes[start : start + CHUNK]}).consume()
+            merged = sum(self._merge_batch(tx, [(namespace, [], edges[start : start + CHUNK])]) for start in range(0, len(edges), CHUNK))
+            if merged != len(edges):
+                raise StoreError("a relationship refers to a node that does not exist; the deletion was rolled back")

@@ -11,13 +11,16 @@ on Neo4j and realized by the same rules on the embedded backend, so both answer 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+import operator
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from graphmem.records import Scalar
+
 #: Node labels graphmem writes (besides the shared label ``Memory``).
 NODE_LABELS: frozenset[str] = frozenset(
-    {"Episode", "Session", "Step", "Turn", "Event", "Participant", "Entity", "Location", "Box", "Trace"}
+    {"Episode", "Session", "Step", "Turn", "Event", "Change", "Participant", "Entity", "Location", "Box", "Trace"}
 )
 #: Relationship types graphmem writes.
 EDGE_TYPES: frozenset[str] = frozenset(
@@ -34,10 +37,24 @@ EDGE_TYPES: frozenset[str] = frozenset(
         "CAUSES",  # causal: plan -> outcome
         "CONTAINS",  # box -> turn
         "IN_TRACE",  # event -> trace
+        "CHANGES",  # step -> change: an inventory item or state value the step changed
     }
 )
 #: Labels whose ``text`` is searchable (full-text index) and whose ``embedding`` is in a vector index.
 UNIT_LABELS: tuple[str, ...] = ("Step", "Turn")
+#: The length of every embedding a store holds: Neo4j's vector indexes are built for it and the embedded
+#: store takes it by default. An embedder must return vectors of this length (``graphmem.embed.checked_embeddings``).
+DIMENSIONS = 384
+
+
+def dimensions_of(store: object) -> int:
+    """The length of the embeddings ``store`` holds: its ``dimensions``, else ``DIMENSIONS``.
+
+    >>> class Plain: ...
+    >>> dimensions_of(Plain())
+    384
+    """
+    return int(getattr(store, "dimensions", DIMENSIONS))
 
 
 def node_key(label: str, uid: str) -> str:
@@ -77,6 +94,75 @@ def earliest_start(start: float, longest: float | None) -> float:
     interval lasts longer than ``longest`` seconds (-inf when that is unknown). Both backends' window
     reads seek interval starts in [earliest_start(start, longest), end]."""
     return start - longest if longest is not None else -math.inf
+
+
+#: Where a ``Change`` comes from: an inventory item's count or a state value.
+CHANGE_SOURCES: tuple[str, ...] = ("inventory", "state")
+#: The comparisons ``find_change`` takes.
+COMPARISONS: tuple[str, ...] = ("==", "!=", "<", "<=", ">", ">=")
+#: Step indices are 64-bit integers in Neo4j: an unbounded side of a window is this far.
+T_MIN, T_MAX = -(2**63), 2**63 - 1
+
+
+def t_window(lo: int | None, hi: int | None) -> tuple[int, int]:
+    """A step window ``lo <= t <= hi`` with both sides bounded (None: unbounded), clamped to 64 bits. The
+    Cypher statements always get both bounds: a ``$lo IS NULL OR ...`` predicate would keep the planner
+    from seeking the index by the range.
+
+    >>> t_window(None, 40), t_window(5, None)[0]
+    ((-9223372036854775808, 40), 5)
+    """
+    return (T_MIN if lo is None else max(lo, T_MIN), T_MAX if hi is None else min(hi, T_MAX))
+
+
+def check_ordinal(ordinal: int) -> int:
+    """``ordinal`` if it names an occurrence (1, 2, ... from the start; -1, -2, ... from the end); 0 or a
+    non-integer is a ``ValueError``."""
+    if isinstance(ordinal, bool) or not isinstance(ordinal, int) or ordinal == 0:
+        raise ValueError(f"ordinal must be a non-zero int (1 = first, -1 = last), got {ordinal!r}")
+    return ordinal
+
+
+def check_change_query(source: str, cmp: str) -> None:
+    """A ``find_change`` source outside ``CHANGE_SOURCES`` or a comparison outside ``COMPARISONS`` is a
+    ``ValueError``."""
+    if source not in CHANGE_SOURCES:
+        raise ValueError(f"source must be one of {CHANGE_SOURCES}, got {source!r}")
+    if cmp not in COMPARISONS:
+        raise ValueError(f"cmp must be one of {COMPARISONS}, got {cmp!r}")
+
+
+_ORDERINGS: dict[str, Callable[[Any, Any], Any]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+}
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def meets(value: Scalar | None, cmp: str, target: Scalar | None) -> bool:
+    """Whether ``value <cmp> target`` holds, by the rules both stores apply in ``find_change``: numbers
+    (int or float, never bool) compare numerically with numbers under every comparison; text with text
+    and bool with bool only under "==" and "!="; any other pairing (text and number, bool and number,
+    None on either side, text under "<") does not meet the condition. ``cmp`` must be one of
+    ``COMPARISONS``.
+
+    >>> meets(3, ">=", 2.5), meets("lit", "==", "lit"), meets("b", ">", "a"), meets(True, "==", 1), meets(None, "!=", 1)
+    (True, True, False, False, False)
+    """
+    if _is_number(value) and _is_number(target):
+        return bool(_ORDERINGS[cmp](value, target))
+    same_kind = (isinstance(value, str) and isinstance(target, str)) or (isinstance(value, bool) and isinstance(target, bool))
+    if same_kind and cmp in ("==", "!="):
+        return (value == target) == (cmp == "==")
+    return False
+
+
+def comes_to_meet(before: Scalar | None, after: Scalar | None, cmp: str, target: Scalar | None) -> bool:
+    """Whether a change from ``before`` to ``after`` makes the value meet ``<cmp> target`` (see ``meets``)
+    when it did not before: the steps ``find_change`` counts."""
+    return meets(after, cmp, target) and not meets(before, cmp, target)
 
 
 @dataclass(frozen=True)
@@ -183,6 +269,20 @@ class EventRow:
 
 
 @dataclass(frozen=True)
+class ChangeRow:
+    """A step at which one inventory item or state value changed (values after the step)."""
+
+    key: str  # node key of the Change node
+    unit_key: str  # node key of its Step
+    episode: str
+    source: str  # "inventory" or "state"
+    name: str  # item or state name
+    before: Scalar | None  # value after the previous step (inventory: 0 when absent; state: None when absent)
+    after: Scalar | None  # value after this step (inventory: 0 when absent; state: None when absent)
+    t: int
+
+
+@dataclass(frozen=True)
 class SessionRow:
     uid: str
     episode: str
@@ -229,6 +329,56 @@ class GraphStore(Protocol):
 
     def steps_at(self, namespace: str, episode: str, ts: Sequence[int]) -> dict[int, dict[str, Any]]:
         """Step nodes of the episode at these indices, by index."""
+
+    # The store-level operators of trajectory queries. Events are ordered by (t, i): the step, then the
+    # event's position among its step's events (events written before positions were stored have none
+    # and come after the positioned ones of their step, by key). Every window is lo <= t <= hi, a None
+    # side unbounded. An ordinal counts 1, 2, ... from the start and -1, -2, ... from the end of what
+    # matches; 0 is a ValueError, and an ordinal beyond what matches finds None.
+
+    def find_event(self, namespace: str, episode: str, kind: str | None, obj: str | None, ordinal: int,
+                   lo: int | None = None, hi: int | None = None) -> EventRow | None:
+        """The ordinal-th event (1-based; -1 = the last, -2 = second to last) among the episode's events
+        that match ``kind`` and ``obj`` (None matches any; "" matches only an empty obj) with
+        lo <= t <= hi (None: unbounded), in (t, position within the step) order.
+
+        ``store.find_event(ns, "run-1", "collect", None, -1, hi=40)``: the last collect of anything at or
+        before step 40."""
+
+    def count_events(self, namespace: str, episode: str, kind: str | None, obj: str | None,
+                     lo: int | None = None, hi: int | None = None) -> int:
+        """How many events ``find_event`` chooses among (events, not the sum of their ``count`` field).
+
+        ``store.count_events(ns, "run-1", None, "wood", 10, 20)``: events about wood in steps 10..20."""
+
+    def find_change(self, namespace: str, episode: str, source: str, name: str, cmp: str, value: Scalar,
+                    ordinal: int, lo: int | None = None, hi: int | None = None) -> ChangeRow | None:
+        """The ordinal-th (1-based; negative from the end) step at which the value *comes to meet* the
+        condition ``value_after <cmp> value`` having not met it after the previous step, within
+        lo <= t <= hi (only the step's own t is windowed; the value it is compared with is the one after
+        the previous step, wherever that is).
+
+        ``source`` is "inventory" (``name`` an item, its count the value) or "state" (``name`` a state
+        value); ``cmp`` one of "==", "!=", "<", "<=", ">", ">=". Anything else is a ValueError.
+
+        The condition (``meets``): numbers (int or float, never bool) compare numerically with numbers;
+        text and bools support only "==" and "!=", against values of their own type; any other pairing
+        (text and number, bool and number, None, text under "<") does not meet it.
+
+        What comes before the first step: an inventory lacks every item (count 0), a state has no
+        values (None). So the first step comes to meet the condition when its value meets it and that
+        prior value does not. An inventory item the agent never had meets "wood == 0" from the start, so
+        no step comes to meet it until the count has left 0 and come back; an item that vanishes from the
+        inventory changes to 0 (and comes to meet "wood == 0" there). A state value that appears only at
+        a later step changes from None there, and one that disappears changes to None (which meets
+        nothing).
+
+        ``store.find_change(ns, "run-1", "inventory", "wood", ">=", 3, 1)``: the first step after which
+        the agent held 3 wood or more, having held fewer."""
+
+    def steps_between(self, namespace: str, episode: str, lo: int, hi: int, limit: int) -> dict[int, dict[str, Any]]:
+        """Step nodes with lo <= t <= hi (as ``steps_at`` returns them), the first ``limit`` by t, in t
+        order (the dict's order)."""
 
     def units_in_window(
         self, namespace: str, start: float, end: float, limit: int,
@@ -281,3 +431,22 @@ class GraphStore(Protocol):
         """Remove every node and edge of the namespace."""
 
     def close(self) -> None: ...
+
+    # Lifecycle of one memory item (graphmem.store.lifecycle says what a deletion leaves behind).
+
+    def namespaces(self) -> list[str]:
+        """Every namespace that holds an episode, sorted."""
+
+    def session_turns(self, namespace: str, session: str) -> list[dict[str, Any]]:
+        """The turns of one session in order, each with its properties (as ``get_nodes`` returns them)."""
+
+    def delete_episode(self, namespace: str, episode: str) -> None:
+        """Remove one episode: its units (steps, sessions, turns) with their events, changes and topic
+        boxes, the participants, entities, locations and traces nothing else uses, and the Episode; the
+        namespace's other episodes keep their order with ``seq`` renumbered 0, 1, ... Nothing happens when
+        the episode is not stored."""
+
+    def delete_session(self, namespace: str, session: str) -> None:
+        """Remove one dialogue session, its turns and topic boxes, closing the chains over it and leaving
+        the episode as if the session had never been added (``graphmem.store.lifecycle.session_removal``);
+        an episode's only session takes the episode with it. Nothing happens when it is not stored."""

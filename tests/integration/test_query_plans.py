@@ -37,7 +37,9 @@ def _recall_files() -> list[str]:
 
 
 #: Besides every recall query: the admin queries and the write statements run on every ingest.
-OTHER_FILES = ["admin/counts", "admin/delete_namespace", "write/merge_nodes", "write/merge_batch", "write/check_expected"]
+OTHER_FILES = ["admin/counts", "admin/delete_namespace", "write/merge_nodes", "write/merge_batch", "write/check_expected",
+               "admin/namespaces", "admin/session_turns", "admin/episode_shared", "admin/delete_episode_units",
+               "admin/delete_nodes", "admin/delete_orphans", "admin/session_parts"]
 
 #: Operators that read more than the namespace asks for.
 def _is_scan(operator: str) -> bool:
@@ -77,6 +79,16 @@ def planned(neo4j_store: Neo4jStore) -> Iterator[dict[str, Any]]:
         "obj": "wood",
         "ordinal": 2,
         "t": 30,
+        # A node key (admin/: the episode or session a deletion starts from).
+        "key": "episode:run-1",
+        # The trajectory query operators: a step window (always bounded), |ordinal| - 1, a condition.
+        "lo": 10,
+        "hi": 40,
+        "skip": 1,
+        "source": "inventory",
+        "name": "wood",
+        "cmp": ">=",
+        "value": 3,
         "ts": [1, 2, 3, 30],
         "start": start.timestamp(),
         "end": (start + timedelta(days=15)).timestamp(),
