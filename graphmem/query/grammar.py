@@ -40,6 +40,7 @@ from graphmem.query.algebra import (
     WhichFirst,
     Window,
 )
+from graphmem.nlp import verb_words
 from graphmem.query.lexicon import Lexicon, content_words, words
 
 logger = logging.getLogger(__name__)
@@ -305,7 +306,7 @@ def _stated_condition(text: str, lex: Lexicon) -> _Stated | None:
         item = lex.name(words(phrase), lex.items)
         if item:
             return _Stated(Condition("inventory", item, "==", 0), True)
-    m = re.search(r"\b(?:stopped|quit|ceased) (?:carrying|holding|having)\s+(?:the |my |our |a |an )?(.+)$|\bno longer (?:had|held|carried)\s+(?:the |my |our |a |an )?(.+)$|\b(?:the |my |our )?(.+?) (?:left|leave|leaves|was gone from|dropped out of) (?:my|our|the|its|their|your) (?:inventory|bag|hands?|possession)\b", text)
+    m = re.search(r"\b(?:stopped|quit|ceased) (?:carrying|holding|having)\s+(?:the |my |our |a |an )?(.+)$|\b(?:no longer|not|never|didn't|did not) (?:had|have|has|held|hold|carried|carry|possessed|possess)\s+(?:the |my |our |a |an |any )?(.+)$|\b(?:the |my |our )?(.+?) (?:left|leave|leaves|was gone from|dropped out of) (?:my|our|the|its|their|your) (?:inventory|bag|hands?|possession)\b", text)
     if m:
         item = lex.name(words(m.group(1) or m.group(2) or m.group(3) or ""), lex.items)
         if item:
@@ -322,8 +323,9 @@ def _stated_condition(text: str, lex: Lexicon) -> _Stated | None:
             return _Stated(Condition("inventory", item, cmp, _number(m.group(2))), True)  # type: ignore[arg-type]
     m = re.search(r"\b(?:still )?(?:had|have|has|held|holding|carried|carrying|owned|possessed)\s+(?:the |a |an |my |our |any |some )(.+)$|\b(?:the |a |an |my |our )?(.+?) (?:was|were|is) (?:still )?in (?:my|our|the|its|their|your) (?:inventory|bag|hands?|possession)\b", text)
     if m and not re.search(rf"{_NUM}", m.group(0)):
-        item = lex.name(words(m.group(1) or m.group(2) or ""), lex.items, fuzzy=False)
-        if item:
+        held = m.group(1) or m.group(2) or ""
+        item = lex.name(words(held), lex.items, fuzzy=False)
+        if item and not verb_words(held):  # "had the agent dropped the key" is no possession
             return _Stated(Condition("inventory", item, ">=", 1), True)
     for pattern, cmp in _CONDITION_VERBS:
         m = re.search(pattern, text)

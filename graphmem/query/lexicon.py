@@ -380,7 +380,9 @@ class Lexicon:
             # The phrase keeps its particles: "get up" is not "get", "put down" is not "put".
             scores = _similarities(self.embed, " ".join(_phrase(phrase) or verbs), list(pool))
         i = int(np.argmax(scores))
-        if force or _clear_winner(scores):
+        # A phrase with no verb in it (a bare noun) names a kind only by a close match, not by a lead.
+        has_verb = bool(verb_words(" ".join(phrase or rest)))
+        if force or (_clear_winner(scores) if has_verb else scores[i] >= MIN_SIMILARITY):
             return pool[i]
         return None
 
@@ -391,9 +393,14 @@ _SUBJECTS = frozenset({"i", "we", "you", "he", "she", "it", "they", "me", "us", 
                        "have", "has", "ever", "any", "some"})
 
 
+_PARTICLES = frozenset({"up", "down", "off", "out", "on", "in", "into", "away", "over", "back", "onto", "through"})
+
+
 def _phrase(tokens: Sequence[str]) -> list[str]:
-    """The words of a verb phrase for embedding: without subjects, articles and auxiliaries."""
-    return [w for w in tokens if w not in _SUBJECTS and not w.startswith("ord_") and not w.isdigit()]
+    """The words of a verb phrase for embedding: without subjects, articles, auxiliaries and other
+    function words, but with its particles ("get up", "put down")."""
+    return [w for w in tokens if w not in _SUBJECTS and not w.startswith("ord_") and not w.isdigit()
+            and (w not in FUNCTION_WORDS or w in _PARTICLES)]
 
 
 def _nounish(word: str) -> bool:
