@@ -511,3 +511,54 @@ def test_the_log_is_json_rows_in_commit_order(path):
     with contextlib.closing(sqlite3.connect(path)) as db:
         assert json.loads(db.execute("SELECT body FROM graphmem_log WHERE seq = 2").fetchone()[0]) == {
             "v": 1, "op": "delete_namespace", "args": ["agent"]}
+
+
+def _write_steps_jsonl(path: Path, n: int) -> None:
+    """``n`` steps of a small agent in the JSONL format ``graphmem ingest`` reads."""
+    rows = []
+    for t in range(n):
+        events = [{"kind": "collect", "obj": "wood"}] if t % 7 == 0 else []
+        rows.append(json.dumps({"t": t, "action": "collect wood" if events else "noop", "events": events,
+                                "inventory": {"wood": t // 7 + 1}, "location": {"region": f"area {t // 50}"}}))
+    path.write_text("\n".join(rows) + "\n")
+
+
+def _file_graph(path: Path, namespace: str) -> tuple[dict[str, int], list[tuple[int, str]]]:
+    store = FileStore(path)
+    try:
+        steps = store.steps_at(namespace, "run-1", range(5000))
+        return store.counts(namespace), sorted((t, str(props["digest"])) for t, props in steps.items())
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
+def test_ingest_killed_mid_run_then_run_again_equals_a_clean_run(tmp_path):
+    """kill -9 during ``graphmem ingest`` on the memory file, then the same command again: the graph is
+    the one a clean run writes."""
+    steps_file = tmp_path / "run-1.jsonl"
+    _write_steps_jsonl(steps_file, 2500)
+    killed, clean = tmp_path / "killed.db", tmp_path / "clean.db"
+    base = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_NEO4J")}
+    command = [sys.executable, "-m", "graphmem", "ingest", str(steps_file), "-n", "agent-1", "--no-progress"]
+
+    writer = subprocess.Popen(command, env=base | {"GRAPHMEM_PATH": str(killed)}, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 600
+    landed = 0
+    while time.monotonic() < deadline and writer.poll() is None and landed < 2:
+        time.sleep(0.2)
+        if killed.exists():
+            with contextlib.closing(sqlite3.connect(killed, timeout=5)) as db, contextlib.suppress(sqlite3.Error):
+                landed = db.execute("SELECT count(*) FROM graphmem_log").fetchone()[0]
+    assert writer.poll() is None, "the ingest finished before it could be killed: give it more steps"
+    writer.kill()
+    writer.wait(60)
+    partial, _ = _file_graph(killed, "agent-1")
+    assert 0 < partial.get("Step", 0) < 2500  # killed in the middle, with something written
+
+    for target in (killed, clean):
+        done = subprocess.run(command, env=base | {"GRAPHMEM_PATH": str(target)}, capture_output=True, text=True,
+                              timeout=900, check=False)
+        assert done.returncode == 0, done.stderr
+    assert _file_graph(killed, "agent-1") == _file_graph(clean, "agent-1")
