@@ -215,10 +215,43 @@ def _batches(path: Path, last_t: int | None, batch_size: int, skipped: Callable[
         yield batch
 
 
+#: Stored steps compared with the file per read when a run resumes.
+CHECK_CHUNK = 1024
+
+
+def _check_stored_steps(memory: Memory, path: Path, namespace: str, episode_id: str, last_t: int) -> None:
+    """Every step of the file that the episode already stores must be stored with the same content
+    (compared by digest), or the file is not the stored episode: ``ConflictError`` before anything of
+    the file is written."""
+    from graphmem.write.steps import step_digest
+
+    def compare(chunk: list[Step]) -> None:
+        stored = memory.store.steps_at(namespace, episode_id, [s.t for s in chunk])
+        for step in chunk:
+            row = stored.get(step.t)
+            if row is None or row.get("digest") != step_digest(step):
+                problem = "is not stored" if row is None else "differs from what is stored"
+                raise ConflictError(
+                    f"{path}: step t={step.t} {problem} in episode {episode_id!r} of {namespace!r} (it ends at "
+                    f"t={last_t}); nothing of the file was written: use a new episode id (--episode) for a new run"
+                )
+
+    chunk: list[Step] = []
+    for step in iter_steps_jsonl(path):
+        if step.t > last_t:
+            break
+        chunk.append(step)
+        if len(chunk) >= CHECK_CHUNK:
+            compare(chunk)
+            chunk = []
+    if chunk:
+        compare(chunk)
+
+
 def _ingest_steps(
     memory: Memory, path: Path, namespace: str, episode_id: str, batch_size: int, bar: Progress | None, pipeline: bool
 ) -> FileReport:
-    from graphmem.write.steps import step_digest, step_search_text
+    from graphmem.write.steps import step_search_text
 
     validate_id(episode_id, str(path), "episode_id")
     # Pass 1 validates the whole file before anything of it is written; it only parses, which costs
@@ -233,21 +266,17 @@ def _ingest_steps(
     if episode is not None and episode.get("kind") != "trajectory":
         raise ConflictError(f"episode {episode_id!r} in namespace {namespace!r} is a {episode.get('kind')}, not a trajectory")
     last_t: int | None = int(episode["last_t"]) if episode is not None and episode.get("last_t") is not None else None
-    stored_last = memory.store.steps_at(namespace, episode_id, [last_t]).get(last_t) if last_t is not None else None
+    if last_t is not None:
+        _check_stored_steps(memory, path, namespace, episode_id, last_t)
 
     task = bar.add_task(f"{path.name} → {episode_id}", total=total, rate="") if bar is not None else None
     written = skipped = 0
     started = time.monotonic()
 
     def skip(step: Step) -> None:
-        # Already stored by an earlier (possibly interrupted) run: skipped without re-embedding. The step
-        # the store ends on must be this file's, or the file is not the stored episode.
+        # Already stored by an earlier (possibly interrupted) run, and checked equal to what is stored
+        # (``_check_stored_steps``): skipped without re-embedding.
         nonlocal skipped
-        if step.t == last_t and stored_last is not None and stored_last.get("digest") != step_digest(step):
-            raise ConflictError(
-                f"{path}: step t={step.t} differs from what episode {episode_id!r} of {namespace!r} stores; "
-                "use a new episode id (--episode) for a new run"
-            )
         skipped += 1
         if bar is not None and task is not None:
             bar.update(task, advance=1)

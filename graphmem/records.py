@@ -213,7 +213,19 @@ def validate_turns(turns: Sequence[Turn], where: str) -> tuple[Turn, ...]:
     return tuple(turns)
 
 
+#: Largest step index: Neo4j integers are 64-bit, and queries bound windows at t +- 1.
+MAX_STEP_INDEX = 2**62
+#: Integers both backends store alike (Neo4j's 64-bit range).
+MIN_INT, MAX_INT = -(2**63), 2**63 - 1
+
+
+def _in_range(value: int, lo: int = MIN_INT, hi: int = MAX_INT) -> bool:
+    return lo <= value <= hi
+
+
 def _check_scalar(value: Any, here: str, name: str) -> None:
+    if isinstance(value, int) and not isinstance(value, bool) and not _in_range(value):
+        raise InvalidRecordError(here, name, f"is outside the 64-bit integer range, got {value}")
     if isinstance(value, bool) or isinstance(value, (int, str)):
         return
     if isinstance(value, float) and math.isfinite(value):
@@ -226,6 +238,8 @@ def validate_step(step: Any, where: str) -> Step:
         raise InvalidRecordError(where, "step", f"must be a Step, got {type(step).__name__}")
     if isinstance(step.t, bool) or not isinstance(step.t, int) or step.t < 0:
         raise InvalidRecordError(where, "t", f"must be a non-negative int, got {step.t!r}")
+    if step.t > MAX_STEP_INDEX:
+        raise InvalidRecordError(where, "t", f"must be at most 2**62 ({MAX_STEP_INDEX}), got {step.t}")
     here = f"{where} (t={step.t})"
     if not isinstance(step.action, str) or not step.action.strip():
         raise InvalidRecordError(here, "action", "must be non-empty text")
@@ -246,20 +260,20 @@ def validate_step(step: Any, where: str) -> Step:
             )
         if not isinstance(ev.obj, str):
             raise InvalidRecordError(here, "events", f"event object must be text, got {ev.obj!r}")
-        if isinstance(ev.count, bool) or not isinstance(ev.count, int) or ev.count < 0:
-            raise InvalidRecordError(here, "events", f"event count must be a non-negative int, got {ev.count!r}")
+        if isinstance(ev.count, bool) or not isinstance(ev.count, int) or not _in_range(ev.count, 0):
+            raise InvalidRecordError(here, "events", f"event count must be a non-negative 64-bit int, got {ev.count!r}")
     for rel in step.relations:
         if not isinstance(rel, Relation) or not all(isinstance(x, str) and x for x in (rel.subject, rel.predicate, rel.obj)):
             raise InvalidRecordError(here, "relations", f"holds an invalid relation {rel!r}")
     for name, count in step.inventory:
-        if not name or isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        if not name or isinstance(count, bool) or not isinstance(count, int) or not _in_range(count, 0):
             raise InvalidRecordError(here, "inventory", f"{name!r} must map to a non-negative int, got {count!r}")
     for name, value in step.state:
         _check_scalar(value, here, f"state.{name}")
     if not isinstance(step.location, Location):
         raise InvalidRecordError(here, "location", "must be a Location")
     pos = step.location.position
-    if pos is not None and (len(pos) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in pos)):
+    if pos is not None and (len(pos) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) and _in_range(v) for v in pos)):
         raise InvalidRecordError(here, "location.position", f"must be a pair of ints, got {pos!r}")
     return step
 
