@@ -64,18 +64,37 @@ class Answer:
     answerer: str
 
 
+#: Longest question text recall takes (both backends alike; a question is a sentence or two).
+MAX_QUESTION_CHARS = 20_000
+
+
 def _question(question: object) -> str | Query:
     """A question as recall takes it: text, or a query (a JSON document is parsed and validated)."""
     from graphmem.query.algebra import QUERY_TYPES
     from graphmem.query.serialize import from_json
 
     if isinstance(question, str):
-        return question
+        return _question_text(question)
     if isinstance(question, QUERY_TYPES):
         return question
     if isinstance(question, Mapping):
         return from_json(dict(question))
     raise ValueError(f"question must be text, a graphmem.query query or its JSON form, got {type(question).__name__}")
+
+
+def _question_text(question: object) -> str:
+    """Question text checked at the boundary: non-empty, valid Unicode, of sane length."""
+    if not isinstance(question, str):
+        raise ValueError(f"question must be text, got {type(question).__name__}")
+    if not question.strip():
+        raise ValueError("question must be non-empty text")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise ValueError(f"question is {len(question):,} characters; at most {MAX_QUESTION_CHARS:,} are taken")
+    try:
+        question.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"question is not valid Unicode text (a lone surrogate at {exc.start})") from None
+    return question
 
 
 def _store_from_environment(
@@ -268,6 +287,11 @@ class Memory:
         """Ranked units for a question (full-text and vector search fused by RRF); ``.source_id`` is the caller's id."""
         from graphmem.recall.search import search_units
 
+        validate_id(namespace, "search", "namespace")
+        question = _question_text(question)
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= 10_000:
+            raise ValueError(f"k must be a whole number of hits from 0 to 10,000, got {k!r}")
+
         dialogues = self.store.episode_nodes(namespace, kind="dialogue") if k > 0 else []
         if dialogues and not self.store.episode_nodes(namespace, kind="trajectory"):
             # Dialogue memories rank by validity-aware recall (frames, people, boxes, Q/A adjacency):
@@ -288,6 +312,7 @@ class Memory:
         off for ablations (``use_anchors``, ``use_chain``, ``use_frames``, ``use_boxes``, ``use_traces``,
         ``use_expansion``) or pick an ``episode``.
         """
+        validate_id(namespace, "recall", "namespace")
         return self._routed(namespace, _question(question), budget, options).evidence
 
     def _routed(self, namespace: str, question: str | Query, budget: int, options: Mapping[str, Any]) -> Routed:
@@ -307,6 +332,7 @@ class Memory:
         (an OpenAI-compatible chat endpoint named by GRAPHMEM_LLM_BASE_URL and GRAPHMEM_LLM_MODEL). Without
         one, evidence from dialogue has no answer (``text`` None): the executor reads trajectory queries only.
         """
+        validate_id(namespace, "answer", "namespace")
         question = _question(question)
         if answerer is not None:
             evidence = self.recall(namespace, question, budget, **options)

@@ -185,6 +185,9 @@ def validate_datetime(value: Any, where: str, name: str) -> datetime:
     """Accept an aware or naive datetime (naive means UTC); return it aware in UTC."""
     if not isinstance(value, datetime):
         raise InvalidRecordError(where, name, f"must be a datetime, got {type(value).__name__}")
+    if not 1 < value.year < 9999:
+        # Recall computes with days around every time (session intervals, a week either side).
+        raise InvalidRecordError(where, name, f"must be within the years 2 to 9998, got {value.isoformat()}")
     if value.tzinfo is None:
         return value.replace(tzinfo=timezone.utc)
     return value.astimezone(timezone.utc)
