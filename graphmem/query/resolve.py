@@ -14,7 +14,9 @@ packed evidence only.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
 from graphmem.query.algebra import (
     Anchor,
@@ -178,6 +180,52 @@ class _Resolver:
             note = f"{ordinal_word(anchor.ordinal)} time {c.label()}" + (f" {where}" if where else "")
         self.marks.append(Mark(role, t, note))
         return t
+
+
+#: Other readings of a question tried when its own names a step the memory does not hold.
+MAX_READINGS = 8
+
+
+def _occurrences(node: object) -> list[Occurrence]:
+    """Every occurrence anchor inside a query node, outermost first."""
+    found: list[Occurrence] = []
+    if isinstance(node, Occurrence):
+        found.append(node)
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        for f in dataclasses.fields(node):
+            found += _occurrences(getattr(node, f.name))
+    return found
+
+
+def _replaced(node: Any, old: Occurrence, new: Occurrence) -> Any:
+    if node is old:
+        return new
+    if dataclasses.is_dataclass(node) and not isinstance(node, type) and not isinstance(node, (EventPattern, Condition)):
+        changes = {f.name: _replaced(getattr(node, f.name), old, new) for f in dataclasses.fields(node)}
+        return dataclasses.replace(node, **changes)
+    return node
+
+
+def readings(query: Query, pairs: frozenset[tuple[str, str]]) -> list[Query]:
+    """Other readings of a query, each with one occurrence's kind swapped for another kind the memory
+    holds with the same object ("stowed the key": placed it, or put it, or used it). Recall tries them,
+    in order, only when the query's own reading names a step the memory does not hold, so the memory's
+    content settles what the words could not.
+
+    >>> q = Read(Occurrence(EventPattern("use", "key"), 7), "step")
+    >>> [r.anchor.pattern.kind for r in readings(q, frozenset({("use", "key"), ("place", "key")}))]
+    ['place']
+    """
+    out: list[Query] = []
+    for occ in _occurrences(query):
+        kind, obj = occ.pattern.kind, occ.pattern.obj
+        if not obj or kind is None:
+            continue
+        for other in sorted({k for k, o in pairs if o == obj and k != kind}):
+            out.append(_replaced(query, occ, dataclasses.replace(occ, pattern=EventPattern(other, obj))))
+            if len(out) >= MAX_READINGS:
+                return out
+    return out
 
 
 def _span_text(where: str) -> str:

@@ -31,7 +31,7 @@ from graphmem.query.answers import (
 )
 from graphmem.query.lexicon import Lexicon
 from graphmem.query.llm import LlmCompiler, compile_with_fallback
-from graphmem.query.resolve import Resolution, resolve
+from graphmem.query.resolve import Resolution, readings, resolve
 from graphmem.query.serialize import to_json
 from graphmem.recall.fusion import rrf
 from graphmem.recall.packer import Evidence, PackItem, pack
@@ -177,6 +177,7 @@ def recall_steps(
         return StepRecall(pack([], budget), QueryEvidence(), None, None)
     ep = str(ep_node["uid"])
     last_t = int(ep_node.get("last_t", 0))
+    lexicon: Lexicon | None = None
     if isinstance(question, str):
         lexicon = lexicon_of(ep_node, embedder)
         query = compile_with_fallback(question, lexicon, last_t, query_compiler) if use_anchors else None
@@ -185,6 +186,13 @@ def recall_steps(
         query = question if use_anchors else None
         text = _query_text(question)
     resolution = resolve(store, namespace, ep, last_t, query) if query is not None else None
+    if resolution is not None and query is not None and not resolution.complete and lexicon is not None:
+        # The words were read one way; the memory may hold the step another reading of them names.
+        for reading in readings(query, lexicon.pairs):
+            tried = resolve(store, namespace, ep, last_t, reading)
+            if tried.complete:
+                query, resolution = reading, tried
+                break
     decisive = list(resolution.decisive) if resolution else []
     notes: dict[int, list[str]] = {}
     roles: dict[int, list[str]] = {}
