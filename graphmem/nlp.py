@@ -43,7 +43,7 @@ def verb_words(text: str) -> frozenset[str]:
     """
     try:
         doc = load_nlp()(text)
-    except Exception as exc:  # a missing model must not take question answering down
+    except Exception as exc:  # noqa: BLE001 - a missing or broken model must not take question answering down
         logger.warning("spaCy unavailable (%s); reading every word as a possible noun", exc)
         return frozenset()
     return frozenset(t.lower_ for t in doc if t.pos_ == "VERB")

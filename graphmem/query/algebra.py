@@ -41,9 +41,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal, Union, get_args
+from typing import Literal, get_args
 
-Scalar = Union[int, float, str, bool]
+Scalar = int | float | str | bool
 
 ReadSlot = Literal["action", "step", "location", "position", "item", "inventory", "state", "facing", "observation", "events"]
 READ_SLOTS: tuple[str, ...] = get_args(ReadSlot)
@@ -255,7 +255,7 @@ class Shifted:
         _check_int(self.steps, "Shifted", "steps")
 
 
-Anchor = Union[StepAt, Occurrence, Reached, Shifted]
+Anchor = StepAt | Occurrence | Reached | Shifted
 ANCHOR_TYPES = (StepAt, Occurrence, Reached, Shifted)
 
 
@@ -363,7 +363,7 @@ class ListEvents:
         return ()
 
 
-Query = Union[Read, Count, Exists, WhichFirst, Distance, ListEvents]
+Query = Read | Count | Exists | WhichFirst | Distance | ListEvents
 QUERY_TYPES = (Read, Count, Exists, WhichFirst, Distance, ListEvents)
 
 

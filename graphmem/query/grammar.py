@@ -22,6 +22,7 @@ import logging
 import re
 from dataclasses import dataclass
 
+from graphmem.nlp import verb_words
 from graphmem.query.algebra import (
     Anchor,
     Condition,
@@ -40,7 +41,6 @@ from graphmem.query.algebra import (
     WhichFirst,
     Window,
 )
-from graphmem.nlp import verb_words
 from graphmem.query.lexicon import Lexicon, content_words, words
 
 logger = logging.getLogger(__name__)
@@ -612,10 +612,11 @@ class _Compiler:
         if hw is None:
             return None
         head, window = hw
-        if not re.search(r"\btimes\b|\bhow often\b", s):
-            # "how many X did I have" reads an inventory count, not a number of events
-            if _HAVE.search(head) or re.search(r"\b(?:in|inside) (?:my|our|the)\b", head):
-                return None
+        # "how many X did I have" reads an inventory count, not a number of events
+        if not re.search(r"\btimes\b|\bhow often\b", s) and (
+            _HAVE.search(head) or re.search(r"\b(?:in|inside) (?:my|our|the)\b", head)
+        ):
+            return None
         pattern = self.pattern(re.sub(r"\b(?:times|separate|different|total|in total|altogether|overall)\b", " ", head))
         if pattern is None:
             return None

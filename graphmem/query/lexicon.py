@@ -211,9 +211,8 @@ class Lexicon:
         best: tuple[int, str] | None = None
         for name in names:
             nw = words(name)
-            if nw and _covers(nw, qforms) == 1.0 and _contiguous(nw, tokens):
-                if best is None or len(nw) > best[0]:
-                    best = (len(nw), name)
+            if nw and _covers(nw, qforms) == 1.0 and _contiguous(nw, tokens) and (best is None or len(nw) > best[0]):
+                best = (len(nw), name)
         if best is not None:
             return best[1]
         content = content_words(tokens)
@@ -427,10 +426,9 @@ def _contiguous(name_words: Sequence[str], tokens: Sequence[str]) -> bool:
     """Whether the name's words appear in order as neighbouring tokens (forms allowed; articles and
     prepositions do not count on either side: "the door to the foundry" names "door to foundry")."""
     content_name = [w for w in name_words if w not in FUNCTION_WORDS]
-    if content_name and len(content_name) < len(name_words) or any(w in FUNCTION_WORDS for w in tokens):
-        if content_name:
-            name_words = content_name
-            tokens = [w for w in tokens if w not in FUNCTION_WORDS]
+    if content_name and (len(content_name) < len(name_words) or any(w in FUNCTION_WORDS for w in tokens)):
+        name_words = content_name
+        tokens = [w for w in tokens if w not in FUNCTION_WORDS]
     n = len(name_words)
     for i in range(len(tokens) - n + 1):
         if all(name_words[j] in forms(tokens[i + j]) or forms(name_words[j]) & forms(tokens[i + j]) for j in range(n)):
