@@ -62,7 +62,8 @@ def default_data_dir() -> Path:
     if env:
         return Path(env)
     here = Path(__file__).resolve().parent.parent
-    return here.parent / "shared" / "data" / "locomo-dev"
+    shared = here.parent / "shared" / "data" / "locomo-dev"
+    return shared if shared.exists() else here / "tests" / "data" / "locomo-dev"
 
 
 class TurnBaselines:

@@ -1,7 +1,7 @@
 """The LoCoMo development conversations the tests read.
 
-They sit in ``shared/data/locomo-dev`` beside the repository (as in CI); ``GRAPHMEM_LOCOMO_DIR`` names
-another folder. The tests need them: a missing folder fails with this message, it never skips.
+They ship with the tests in ``tests/data/locomo-dev`` (CC BY-NC 4.0, see its README), so the suite runs
+on a fresh clone with nothing beside it; ``GRAPHMEM_LOCOMO_DIR`` names another folder.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from graphmem.loaders.dialogue import Conversation
 from graphmem.loaders.locomo import load_locomo
 from graphmem.records import Turn
 
-LOCOMO_DIR = Path(os.environ.get("GRAPHMEM_LOCOMO_DIR", Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo-dev"))
+LOCOMO_DIR = Path(os.environ.get("GRAPHMEM_LOCOMO_DIR", Path(__file__).resolve().parent / "data" / "locomo-dev"))
 
 
 def conversation(name: str) -> Conversation:
