@@ -599,7 +599,7 @@ def write_level(writer: Writer, store: Neo4jStore | None, plans: list[NamespaceP
     spread evenly over the level (every n-th chunk), are replayed as raw rows right after they are
     written, so both see the same load on a shared machine, and the sample sees the whole level.
 
-    A chunk's synthetic steps and turns are generated before its clock starts (until session 13 they were
+    A chunk's synthetic steps and turns are generated before its clock starts (until commit af7d078 they were
     generated inside it: ``make_step`` and the turns' texts, a few per cent of a chunk on the client).
 
     The level's first chunk runs cold (after the latency phase, the write path's code and data are out

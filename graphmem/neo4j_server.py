@@ -480,7 +480,7 @@ VECTOR_MERGE_FACTOR = 10
 #: RAM buffer, in MB, of a vector index being populated (an index created over nodes that already have
 #: vectors, as when an older database is upgraded; Neo4j's default: 1). Population does not merge, so each
 #: buffer becomes a Lucene segment that every vector query then searches. At 1M units: one index
-#: populated with Neo4j's default was left with 200 segments (turn query 69-74 ms p50, session 13); the two
+#: populated with Neo4j's default was left with 200 segments (turn query 69-74 ms p50, commit af7d078); the two
 #: per-kind indexes populated with 128 MB buffers, 9 each (17-23 ms), in 20 minutes instead of 11.
 VECTOR_POPULATION_RAM_MB = 128
 

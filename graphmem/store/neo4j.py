@@ -75,7 +75,7 @@ EXACT_CAP = 5000
 #: The vector index of each searchable label (see 03_search_indexes.cypher). Steps and turns have one
 #: each because a 5.26 vector query cannot filter by label: through one index over all units, the
 #: turn-only search of a namespace half made of steps fetched ~125 neighbours for its 50 turns, and at 1M
-#: units in 56 Lucene segments that one query cost 39-45 ms (session 13).
+#: units in 56 Lucene segments that one query cost 39-45 ms (commit af7d078).
 VECTOR_INDEXES = {"Step": "step_embedding", "Turn": "turn_embedding", "Box": "box_embedding"}
 #: The exact search ranks a namespace by each vector's int8 code (``embedding_int8``, see ``int8_code``)
 #: and scores its best k + EXACT_SHORTLIST_MARGIN with the float vectors, which orders and scores them
@@ -86,13 +86,13 @@ VECTOR_INDEXES = {"Step": "step_embedding", "Turn": "turn_embedding", "Box": "bo
 #: other) need the margin most; the contract test checks a tight cluster.
 EXACT_SHORTLIST_MARGIN = 20
 #: How long ``ensure_schema`` waits for indexes to come online, in seconds: populating the two per-kind
-#: vector indexes of a million-unit database took 20 minutes here (session 14).
+#: vector indexes of a million-unit database took 20 minutes here (commit d8de6f2).
 INDEX_WAIT_SECONDS = 3600
 #: How long a write (a managed transaction) is retried on transient errors, in seconds (the driver's
 #: default is 30). A busy server can hold a new transaction back that long: in a 1M-unit bulk load
-#: (session 11) the server's last closed transaction lagged a committed one for over a minute, every write
+#: (commit 989f55e) the server's last closed transaction lagged a committed one for over a minute, every write
 #: that carried the newer bookmark failed with BookmarkTimeout after the driver's 30 s of retries, and the
-#: load stopped; the lag had passed when the load was resumed. Session 12 saw the same lag last over
+#: load stopped; the lag had passed when the load was resumed. The run recorded at commit 9e3f3a5 saw the same lag last over
 #: 180 s (at ~357k units with vectors across 1,000 namespaces; gone a few minutes later, no thread of
 #: the server stuck in a thread dump): a bulk load should wait that out rather than stop.
 WRITE_RETRY_SECONDS = 600.0

@@ -131,7 +131,7 @@ def test_an_older_single_unit_index_is_dropped(neo4j_store: Neo4jStore, ns: str,
     # A database written by graphmem before the split has one vector index named unit_embedding; opening
     # it must leave the per-kind indexes online and drop that one. Here unit_embedding covers a throwaway
     # label: over :Unit, Neo4j would populate it with every unit of the shared test database (the real
-    # upgrade of a 1M-unit database is measured in benchmarks/results/scale_one_1m_upgraded_session14.json).
+    # upgrade of a 1M-unit database is measured in benchmarks/results/scale_one_1m_upgraded_d8de6f2.json).
     monkeypatch.setattr(neo4j_module, "EXACT_CAP", 0)
     neo4j_store.write(turns(ns, 10))
     with neo4j_store.driver.session(database=neo4j_store.database) as session:
