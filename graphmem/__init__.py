@@ -6,7 +6,7 @@
 WriteReport(written=1, unchanged=0)
 """
 
-from graphmem.errors import ConflictError, GraphmemError, InvalidRecordError, SchemaError, StoreError
+from graphmem.errors import ConflictError, GraphmemError, InvalidArgumentError, InvalidRecordError, SchemaError, StoreError
 from graphmem.memory import Answer, Memory, WriteReport
 from graphmem.recall.packer import Evidence
 from graphmem.records import Event, Location, Relation, Step, Turn
@@ -19,6 +19,7 @@ __all__ = [
     "Evidence",
     "GraphmemError",
     "Hit",
+    "InvalidArgumentError",
     "InvalidRecordError",
     "Location",
     "Memory",

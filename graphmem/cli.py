@@ -114,7 +114,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     from graphmem import neo4j_server
     from graphmem.commands.options import BAD_INPUT, FAILED, UsageError
-    from graphmem.errors import GraphmemError, InvalidRecordError, NotFoundError
+    from graphmem.errors import (
+        GraphmemError,
+        InvalidArgumentError,
+        InvalidRecordError,
+        NotFoundError,
+    )
     from graphmem.query.algebra import QueryError
 
     errors = Console(stderr=True, soft_wrap=True)  # one line per message, for logs and scripts
@@ -122,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
-    except (UsageError, InvalidRecordError, NotFoundError, QueryError) as exc:
+    except (UsageError, InvalidRecordError, InvalidArgumentError, NotFoundError, QueryError) as exc:
         # Bad input: said before anything was written or any model loaded.
         errors.print(f"[red]error:[/red] {escape(str(exc))}")
         return BAD_INPUT

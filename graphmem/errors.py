@@ -20,6 +20,16 @@ class InvalidRecordError(GraphmemError, ValueError):
         super().__init__(f"{where}: field '{field}': {problem}")
 
 
+class InvalidArgumentError(GraphmemError, ValueError):
+    """A call argument is malformed (a question, ``k``, a budget, a recall option, a Neo4j URI); the message
+    names the argument, the bad value in short and what is allowed. Nothing was read or written."""
+
+    def __init__(self, argument: str, problem: str) -> None:
+        self.argument = argument
+        self.problem = problem
+        super().__init__(f"{argument} {problem}")
+
+
 class ConflictError(GraphmemError):
     """The data contradicts what the memory already holds (e.g. an episode id reused with other content)."""
 

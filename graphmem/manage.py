@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from graphmem.errors import NotFoundError
+from graphmem.records import validate_id
 from graphmem.store.protocol import GraphStore, node_key
 
 #: How many names an error message lists before it says "and N more".
@@ -30,8 +31,8 @@ def _listing(names: list[str]) -> str:
 
 def episodes_of(store: GraphStore, namespace: str) -> list[dict[str, Any]]:
     """The namespace's Episode nodes, in order; ``NotFoundError`` (naming the namespaces there are) when
-    it holds none."""
-    episodes = store.episode_nodes(namespace)
+    it holds none, ``InvalidRecordError`` when ``namespace`` is no id."""
+    episodes = store.episode_nodes(validate_id(namespace, "memory", "namespace"))
     if not episodes:
         raise NotFoundError(f"namespace {namespace!r} holds no memory (namespaces: {_listing(store.namespaces())})")
     return episodes
@@ -54,7 +55,11 @@ def summary(store: GraphStore, namespace: str) -> dict[str, Any]:
 def forget(store: GraphStore, namespace: str, episode: str | None = None, session: str | None = None) -> str:
     """Delete one episode, one session (of ``episode`` when given as well), or with neither the whole
     namespace; returns what was deleted, in words. ``NotFoundError`` when the episode or session is not
-    stored (nothing is deleted)."""
+    stored (nothing is deleted), ``InvalidRecordError`` when one of them is no id."""
+    validate_id(namespace, "forget", "namespace")
+    for name, value in (("episode", episode), ("session", session)):
+        if value is not None:
+            validate_id(value, "forget", name)
     if episode is None and session is None:
         store.delete_namespace(namespace)
         return f"namespace {namespace!r}"

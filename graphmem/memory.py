@@ -27,11 +27,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from graphmem.arguments import answerer_of, budget_of, count_of, question_of, question_text, recall_options
 from graphmem.embed import Embedder, checked_embeddings, default_embedder
-from graphmem.errors import ConflictError, EmbedderError, InvalidRecordError
+from graphmem.errors import ConflictError, EmbedderError, InvalidArgumentError, InvalidRecordError
 from graphmem.query.llm import LlmCompiler
 from graphmem.recall.packer import Evidence
-from graphmem.records import Step, Turn, validate_datetime, validate_id, validate_steps, validate_turns
+from graphmem.records import Step, Turn, short, validate_datetime, validate_id, validate_steps, validate_turns
 from graphmem.store.open import open_store
 from graphmem.store.protocol import Expect, GraphStore, Hit, WriteBatch, dimensions_of, episodes_with, node_key
 from graphmem.write.steps import EpisodeSoFar
@@ -62,39 +63,6 @@ class Answer:
     text: str | None
     evidence: Evidence
     answerer: str
-
-
-#: Longest question text recall takes (both backends alike; a question is a sentence or two).
-MAX_QUESTION_CHARS = 20_000
-
-
-def _question(question: object) -> str | Query:
-    """A question as recall takes it: text, or a query (a JSON document is parsed and validated)."""
-    from graphmem.query.algebra import QUERY_TYPES
-    from graphmem.query.serialize import from_json
-
-    if isinstance(question, str):
-        return _question_text(question)
-    if isinstance(question, QUERY_TYPES):
-        return question
-    if isinstance(question, Mapping):
-        return from_json(dict(question))
-    raise ValueError(f"question must be text, a graphmem.query query or its JSON form, got {type(question).__name__}")
-
-
-def _question_text(question: object) -> str:
-    """Question text checked at the boundary: non-empty, valid Unicode, of sane length."""
-    if not isinstance(question, str):
-        raise ValueError(f"question must be text, got {type(question).__name__}")
-    if not question.strip():
-        raise ValueError("question must be non-empty text")
-    if len(question) > MAX_QUESTION_CHARS:
-        raise ValueError(f"question is {len(question):,} characters; at most {MAX_QUESTION_CHARS:,} are taken")
-    try:
-        question.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise ValueError(f"question is not valid Unicode text (a lone surrogate at {exc.start})") from None
-    return question
 
 
 def _store_from_environment(
@@ -128,6 +96,10 @@ class Memory:
         contexts: ContextSource | None = None,
         query_compiler: LlmCompiler | None = None,
     ) -> None:
+        if embedder is not None and not callable(getattr(embedder, "embed", None)):
+            raise InvalidArgumentError("embedder", f"must have an embed(texts) method, got {type(embedder).__name__}")
+        if contexts is not None and not callable(getattr(contexts, "extract", None)):
+            raise InvalidArgumentError("contexts", f"must have an extract(turns, session_start, speakers) method, got {type(contexts).__name__}")
         self.store: GraphStore = store if store is not None else _store_from_environment(uri, auth, database, path)
         self.embedder: Embedder = embedder if embedder is not None else default_embedder()
         self.boxes = boxes
@@ -179,7 +151,7 @@ class Memory:
         counted with the stored ones when a new episode takes its place in the namespace."""
         from graphmem.write.steps import episode_so_far, step_digest
 
-        where = f"episode {episode_id!r}"
+        where = f"episode {short(episode_id)}"
         validate_id(namespace, where, "namespace")
         validate_id(episode_id, where, "episode_id")
         steps = validate_steps(steps, where)
@@ -212,7 +184,7 @@ class Memory:
         episodes), without reading the store: it takes place ``seq`` among the namespace's episodes."""
         from graphmem.write.steps import episode_so_far
 
-        where = f"episode {episode_id!r}"
+        where = f"episode {short(episode_id)}"
         validate_id(namespace, where, "namespace")
         validate_id(episode_id, where, "episode_id")
         return episode_so_far(None, seq), list(validate_steps(steps, where)), []
@@ -247,10 +219,11 @@ class Memory:
     ) -> WriteReport:
         """Add one dialogue session (sessions in time order). Re-adding the same session is a no-op.
 
-        The session lasts until the next session starts unless ``ended_at`` is given. Raises
-        ``InvalidRecordError`` for bad records and ``ConflictError`` when the session is stored with other
-        content, a turn id belongs to another session, or another writer added a session to the episode
-        meanwhile; in every case nothing of the session is written.
+        The session lasts until the next session starts unless ``ended_at`` is given. Session ids, like
+        turn ids, are namespace-wide. Raises ``InvalidRecordError`` for bad records and ``ConflictError``
+        when the session is stored with other content or in another episode, a turn id belongs to another
+        session, or another writer added a session to the episode meanwhile; in every case nothing of the
+        session is written.
         """
         session = self.validated_session(namespace, session_id, turns, started_at, ended_at, episode_id)
         written = self.dialogue_writer.add_session(session)
@@ -272,7 +245,7 @@ class Memory:
         """A session checked at the boundary (``InvalidRecordError`` names what is wrong)."""
         from graphmem.write.dialogue import NewSession
 
-        where = f"session {session_id!r}"
+        where = f"session {short(session_id)}"
         validate_id(namespace, where, "namespace")
         validate_id(session_id, where, "session_id")
         validate_id(episode_id, where, "episode_id")
@@ -288,9 +261,8 @@ class Memory:
         from graphmem.recall.search import search_units
 
         validate_id(namespace, "search", "namespace")
-        question = _question_text(question)
-        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= 10_000:
-            raise ValueError(f"k must be a whole number of hits from 0 to 10,000, got {k!r}")
+        question = question_text(question)
+        k = count_of(k)
 
         dialogues = self.store.episode_nodes(namespace, kind="dialogue") if k > 0 else []
         if dialogues and not self.store.episode_nodes(namespace, kind="trajectory"):
@@ -310,19 +282,23 @@ class Memory:
         namespaces use validity-aware recall with topic boxes. A namespace holding both answers each
         question from the kind of memory it is about (``graphmem.recall.route``). ``options`` switch stages
         off for ablations (``use_anchors``, ``use_chain``, ``use_frames``, ``use_boxes``, ``use_traces``,
-        ``use_expansion``) or pick an ``episode``.
+        ``use_expansion``), pick an ``episode`` or the dialogue ``context`` ("compact" or "full"); any other
+        option, a bad value or a bad question is an ``InvalidArgumentError`` (``graphmem.arguments``).
         """
         validate_id(namespace, "recall", "namespace")
-        return self._routed(namespace, _question(question), budget, options).evidence
+        return self._routed(namespace, question_of(question), budget, options).evidence
 
     def _routed(self, namespace: str, question: str | Query, budget: int, options: Mapping[str, Any]) -> Routed:
         from graphmem.recall.route import route_recall
 
-        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-            raise ValueError(f"budget must be a positive number of tokens, got {budget!r}")
+        budget = budget_of(budget)
+        options = recall_options(options)
         # One read of the namespace's episodes; each recall reads only its own kind (a trajectory episode
         # carries its vocabulary).
-        return route_recall(self.store, self.embedder, namespace, question, budget, self.store.episode_nodes(namespace), **options)
+        episodes = self.store.episode_nodes(namespace)
+        if not isinstance(question, str) and not any(e.get("kind") == "trajectory" for e in episodes):
+            raise InvalidArgumentError("question", f"is a trajectory query, but namespace {namespace!r} holds no trajectory")
+        return route_recall(self.store, self.embedder, namespace, question, budget, episodes, **options)
 
     def answer(self, namespace: str, question: str | Query | Mapping[str, Any], budget: int = 150, answerer: Any = None,
                **options: Any) -> Answer:
@@ -333,7 +309,8 @@ class Memory:
         one, evidence from dialogue has no answer (``text`` None): the executor reads trajectory queries only.
         """
         validate_id(namespace, "answer", "namespace")
-        question = _question(question)
+        question = question_of(question)
+        answerer = answerer_of(answerer)
         if answerer is not None:
             evidence = self.recall(namespace, question, budget, **options)
             text = question if isinstance(question, str) else json.dumps(evidence.query)
@@ -347,7 +324,7 @@ class Memory:
 
     def stats(self, namespace: str) -> dict[str, int]:
         """Nodes per label and relationships per type in the namespace."""
-        return self.store.counts(namespace)
+        return self.store.counts(validate_id(namespace, "stats", "namespace"))
 
     def namespaces(self) -> list[str]:
         """Every namespace that holds a memory, sorted."""
@@ -369,7 +346,7 @@ class Memory:
         """
         from graphmem.manage import forget
 
-        forget(self.store, namespace, episode=episode, session=session)
+        forget(self.store, namespace, episode=episode, session=session)  # which checks the ids
         if self._dialogue is not None:
             # The writer's trace events of the namespace may name deleted boxes: read them afresh.
             self._dialogue.forget_traces(namespace)

@@ -2,7 +2,11 @@
 
 Records are frozen dataclasses. They are validated once, here, at the boundary (``validate_*``);
 the rest of the code trusts them. Mappings given by callers (inventory, state) are normalized to
-sorted tuples of pairs so that records stay hashable and compare by value.
+sorted tuples of pairs so that records stay hashable and compare by value. A constructor given a
+container of the wrong shape (``objects="wood"``, ``events=Event(...)``, ``None`` for a tuple, a
+non-text inventory name) raises ``InvalidRecordError`` naming the record and the field; every value is
+checked when the record is written: its type and range, valid Unicode (a lone surrogate is refused, not
+replaced) and the size limits below.
 """
 
 from __future__ import annotations
@@ -49,9 +53,47 @@ EVENT_KINDS: frozenset[str] = frozenset(
 )
 
 
+#: Size limits, in characters, that both backends honour alike (README, "Limits"). Ids and names become
+#: node keys and range-index entries, which Neo4j caps at about 8 KB a key: at these lengths even text of
+#: 4-byte characters fits. Texts are stored and full-text indexed whole.
+#: Ids: namespaces, episode, session and turn ids, speakers.
+MAX_ID_CHARS = 512
+#: Names: objects, event objects, relation parts, inventory and state names, regions, what is underfoot.
+MAX_NAME_CHARS = 256
 #: Longest event kind: a short verb phrase, not a sentence.
 MAX_KIND_CHARS = 64
+#: Texts: a step's action, summary and observation, a text state value, a turn's text and image caption.
+MAX_TEXT_CHARS = 100_000
 _KIND_CHARS = re.compile(r"^[^\W_](?:[\w' -]*[^\W_])?$")
+#: A lone surrogate: the one thing a Python string can hold that is not Unicode text (UTF-8 cannot encode it).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def short(value: Any, limit: int = 60) -> str:
+    """A value as an error message shows it: its repr, cut to ``limit`` characters.
+
+    >>> short("x" * 100, 12)
+    "'xxxxxxxx..."
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 96:
+        return f"an integer of {value.bit_length():,} bits"
+    try:
+        text = repr(value)
+    except ValueError:  # an integer too long to print, inside a container
+        text = f"<{type(value).__name__} too large to show>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def unicode_problem(text: str) -> str | None:
+    r"""Why ``text`` is not valid Unicode (a lone surrogate, which neither backend can store), or None.
+
+    >>> unicode_problem("wood"), unicode_problem("wo\ud800od")
+    (None, 'is not valid Unicode: a lone surrogate (U+D800) at index 2')
+    """
+    bad = _SURROGATE.search(text)
+    if bad is None:
+        return None
+    return f"is not valid Unicode: a lone surrogate (U+{ord(bad.group()):04X}) at index {bad.start()}"
 
 
 def normalize_kind(kind: str) -> str:
@@ -97,6 +139,10 @@ class Location:
     region: str = ""
     underfoot: str = ""
 
+    def __post_init__(self) -> None:
+        if isinstance(self.position, list):
+            object.__setattr__(self, "position", tuple(self.position))
+
     def describe(self) -> str:
         parts = []
         if self.region:
@@ -108,19 +154,54 @@ class Location:
         return " ".join(parts)
 
 
-def _pairs(value: Mapping[str, Any] | Iterable[tuple[str, Any]] | None) -> tuple[tuple[str, Any], ...]:
+def _record(name: str, t: Any) -> str:
+    return f"{name}(t={short(t, 30)})"
+
+
+def _items(value: Any, where: str, field_name: str, kind: type) -> tuple[Any, ...]:
+    """A tuple field given as any list or tuple (or another iterable) as a tuple; a bare string, a mapping,
+    a single record or None is an ``InvalidRecordError``, not a tuple of its characters or a TypeError."""
+    if isinstance(value, tuple):
+        return value
+    if value is None or isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        hint = f"; for one, give ({short(value)},)" if isinstance(value, kind) else ""
+        raise InvalidRecordError(
+            where, field_name, f"must be a tuple or list of {kind.__name__}, got {type(value).__name__} {short(value)}{hint}"
+        )
+    return tuple(value)
+
+
+def _pairs(value: Any, where: str, field_name: str) -> tuple[tuple[str, Any], ...]:
+    """A mapping (or pairs, or None: empty) as sorted ``(name, value)`` pairs; names must be text, once each."""
     if value is None:
         return ()
-    items = value.items() if isinstance(value, Mapping) else value
-    return tuple(sorted((str(k), v) for k, v in items))
+    if isinstance(value, Mapping):
+        items = list(value.items())
+    elif isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise InvalidRecordError(where, field_name, f"must be a dict of names to values, got {type(value).__name__} {short(value)}")
+    else:
+        items = []
+        for item in value:
+            if not isinstance(item, (tuple, list)) or len(item) != 2:
+                raise InvalidRecordError(where, field_name, f"must be a dict or (name, value) pairs, got the item {short(item)}")
+            items.append((item[0], item[1]))
+    seen: set[str] = set()
+    for name, _ in items:
+        if not isinstance(name, str):
+            raise InvalidRecordError(where, field_name, f"names must be text, got {type(name).__name__} {short(name)}")
+        if name in seen:
+            raise InvalidRecordError(where, field_name, f"holds the name {short(name)} twice")
+        seen.add(name)
+    return tuple(sorted(items, key=lambda pair: pair[0]))
 
 
 @dataclass(frozen=True)
 class Step:
     """One agent step (S3Mem's structured unit).
 
-    ``inventory`` and ``state`` hold the values *after* the step; pass a dict, it is stored as sorted
-    pairs. ``source_id`` of a step is ``f"{episode_id}:{t}"``.
+    ``inventory`` and ``state`` hold the values *after* the step; pass a dict (or name/value pairs, each
+    name once), it is stored as sorted pairs. ``objects``, ``events`` and ``relations`` are tuples (or
+    lists). ``source_id`` of a step is ``f"{episode_id}:{t}"``.
 
     >>> step = Step(0, "collect wood", events=(Event("collect", "wood"),), inventory={"wood": 1, "sapling": 2})
     >>> step.inventory, step.inventory_dict["wood"]
@@ -139,11 +220,14 @@ class Step:
     observation: str = ""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "inventory", _pairs(self.inventory))  # type: ignore[arg-type]
-        object.__setattr__(self, "state", _pairs(self.state))  # type: ignore[arg-type]
-        object.__setattr__(self, "objects", tuple(self.objects))
-        object.__setattr__(self, "events", tuple(self.events))
-        object.__setattr__(self, "relations", tuple(self.relations))
+        # Only the shape of the containers is checked here (InvalidRecordError naming the field); every
+        # value is checked by ``validate_step`` when the step is written.
+        where = _record("Step", self.t)
+        object.__setattr__(self, "inventory", _pairs(self.inventory, where, "inventory"))
+        object.__setattr__(self, "state", _pairs(self.state, where, "state"))
+        object.__setattr__(self, "objects", _items(self.objects, where, "objects", str))
+        object.__setattr__(self, "events", _items(self.events, where, "events", Event))
+        object.__setattr__(self, "relations", _items(self.relations, where, "relations", Relation))
 
     @property
     def inventory_dict(self) -> dict[str, int]:
@@ -174,10 +258,46 @@ class Turn:
 
 
 def validate_id(value: Any, where: str, name: str) -> str:
+    """An id or speaker: non-blank text of at most ``MAX_ID_CHARS`` characters, valid Unicode."""
     if not isinstance(value, str) or not value.strip():
-        raise InvalidRecordError(where, name, f"must be a non-empty string, got {value!r}")
-    if len(value) > 512:
-        raise InvalidRecordError(where, name, "is longer than 512 characters")
+        raise InvalidRecordError(where, name, f"must be a non-empty string, got {short(value)}")
+    if len(value) > MAX_ID_CHARS:
+        raise InvalidRecordError(where, name, f"is {len(value):,} characters long; ids take at most {MAX_ID_CHARS}")
+    problem = unicode_problem(value)
+    if problem is not None:
+        raise InvalidRecordError(where, name, problem)
+    return value
+
+
+def validate_name(value: Any, where: str, name: str, optional: bool = False) -> str:
+    """A name (an object, a region, an inventory item): non-blank text of at most ``MAX_NAME_CHARS``
+    characters, valid Unicode; ``optional``: ``""`` (none) too."""
+    if not isinstance(value, str):
+        raise InvalidRecordError(where, name, f"must be text, got {type(value).__name__} {short(value)}")
+    if optional and value == "":
+        return value
+    if not value.strip():
+        raise InvalidRecordError(where, name, f"must be a non-blank name, got {short(value)}")
+    if len(value) > MAX_NAME_CHARS:
+        raise InvalidRecordError(where, name, f"{short(value, 30)} is {len(value):,} characters long; names take at most {MAX_NAME_CHARS}")
+    problem = unicode_problem(value)
+    if problem is not None:
+        raise InvalidRecordError(where, name, f"{short(value, 30)} {problem}")
+    return value
+
+
+def validate_text(value: Any, where: str, name: str, required: bool = False) -> str:
+    """A text (an action, a turn's text): at most ``MAX_TEXT_CHARS`` characters of valid Unicode;
+    ``required``: with a non-space character."""
+    if not isinstance(value, str):
+        raise InvalidRecordError(where, name, f"must be text, got {type(value).__name__} {short(value)}")
+    if required and not value.strip():
+        raise InvalidRecordError(where, name, "must be non-empty text")
+    if len(value) > MAX_TEXT_CHARS:
+        raise InvalidRecordError(where, name, f"is {len(value):,} characters long; texts take at most {MAX_TEXT_CHARS:,}")
+    problem = unicode_problem(value)
+    if problem is not None:
+        raise InvalidRecordError(where, name, problem)
     return value
 
 
@@ -195,7 +315,7 @@ def validate_datetime(value: Any, where: str, name: str) -> datetime:
 
 def validate_turns(turns: Sequence[Turn], where: str) -> tuple[Turn, ...]:
     if isinstance(turns, (str, bytes)) or not isinstance(turns, Sequence):
-        raise InvalidRecordError(where, "turns", "must be a list of Turn")
+        raise InvalidRecordError(where, "turns", f"must be a list of Turn, got {type(turns).__name__} {short(turns)}")
     if not turns:
         raise InvalidRecordError(where, "turns", "a session needs at least one turn")
     seen: set[str] = set()
@@ -209,10 +329,9 @@ def validate_turns(turns: Sequence[Turn], where: str) -> tuple[Turn, ...]:
             raise InvalidRecordError(here, "id", "appears twice in the session")
         seen.add(turn.id)
         validate_id(turn.speaker, here, "speaker")
-        if not isinstance(turn.text, str) or not turn.text.strip():
-            raise InvalidRecordError(here, "text", "must be non-empty text")
-        if turn.image_caption is not None and not isinstance(turn.image_caption, str):
-            raise InvalidRecordError(here, "image_caption", "must be a string or None")
+        validate_text(turn.text, here, "text", required=True)
+        if turn.image_caption is not None:
+            validate_text(turn.image_caption, here, "image_caption")
     return tuple(turns)
 
 
@@ -228,63 +347,72 @@ def _in_range(value: int, lo: int = MIN_INT, hi: int = MAX_INT) -> bool:
 
 def _check_scalar(value: Any, here: str, name: str) -> None:
     if isinstance(value, int) and not isinstance(value, bool) and not _in_range(value):
-        raise InvalidRecordError(here, name, f"is outside the 64-bit integer range, got {value}")
-    if isinstance(value, bool) or isinstance(value, (int, str)):
+        raise InvalidRecordError(here, name, f"is outside the 64-bit integer range, got {short(value)}")
+    if isinstance(value, str):
+        validate_text(value, here, name)
+        return
+    if isinstance(value, (bool, int)):
         return
     if isinstance(value, float) and math.isfinite(value):
         return
-    raise InvalidRecordError(here, name, f"must be a finite number, text or bool, got {value!r}")
+    raise InvalidRecordError(here, name, f"must be a finite number, text or bool, got {type(value).__name__} {short(value)}")
 
 
 def validate_step(step: Any, where: str) -> Step:
     if not isinstance(step, Step):
         raise InvalidRecordError(where, "step", f"must be a Step, got {type(step).__name__}")
     if isinstance(step.t, bool) or not isinstance(step.t, int) or step.t < 0:
-        raise InvalidRecordError(where, "t", f"must be a non-negative int, got {step.t!r}")
+        raise InvalidRecordError(where, "t", f"must be a non-negative int, got {short(step.t)}")
     if step.t > MAX_STEP_INDEX:
-        raise InvalidRecordError(where, "t", f"must be at most 2**62 ({MAX_STEP_INDEX}), got {step.t}")
+        raise InvalidRecordError(where, "t", f"must be at most 2**62 ({MAX_STEP_INDEX}), got {short(step.t)}")
     here = f"{where} (t={step.t})"
-    if not isinstance(step.action, str) or not step.action.strip():
-        raise InvalidRecordError(here, "action", "must be non-empty text")
-    if not isinstance(step.summary, str):
-        raise InvalidRecordError(here, "summary", "must be text")
+    validate_text(step.action, here, "action", required=True)
+    validate_text(step.summary, here, "summary")
+    validate_text(step.observation, here, "observation")
     for obj in step.objects:
-        if not isinstance(obj, str) or not obj:
-            raise InvalidRecordError(here, "objects", f"holds a non-text or empty object {obj!r}")
+        validate_name(obj, here, "objects")
     for ev in step.events:
         if not isinstance(ev, Event):
-            raise InvalidRecordError(here, "events", f"holds a non-Event {ev!r}")
+            raise InvalidRecordError(here, "events", f"holds a {type(ev).__name__} {short(ev)}, not an Event")
         if not isinstance(ev.kind, str) or not ev.kind:
-            raise InvalidRecordError(here, "events", f"event kind must be non-empty text, got {ev.kind!r}")
+            raise InvalidRecordError(here, "events", f"event kind must be non-empty text, got {short(ev.kind)}")
         if len(ev.kind) > MAX_KIND_CHARS or not _KIND_CHARS.match(ev.kind):
             raise InvalidRecordError(
-                here, "events", f"event kind {ev.kind[:80]!r} must be a short phrase of letters, digits, spaces, "
+                here, "events", f"event kind {short(ev.kind)} must be a short phrase of letters, digits, spaces, "
                 f"hyphens or apostrophes, at most {MAX_KIND_CHARS} characters (e.g. 'collect', 'run test')"
             )
-        if not isinstance(ev.obj, str):
-            raise InvalidRecordError(here, "events", f"event object must be text, got {ev.obj!r}")
+        validate_name(ev.obj, here, "events", optional=True)
         if isinstance(ev.count, bool) or not isinstance(ev.count, int) or not _in_range(ev.count, 0):
-            raise InvalidRecordError(here, "events", f"event count must be a non-negative 64-bit int, got {ev.count!r}")
+            raise InvalidRecordError(here, "events", f"event count must be a non-negative 64-bit int, got {short(ev.count)}")
     for rel in step.relations:
-        if not isinstance(rel, Relation) or not all(isinstance(x, str) and x for x in (rel.subject, rel.predicate, rel.obj)):
-            raise InvalidRecordError(here, "relations", f"holds an invalid relation {rel!r}")
+        if not isinstance(rel, Relation):
+            raise InvalidRecordError(here, "relations", f"holds a {type(rel).__name__} {short(rel)}, not a Relation")
+        for part in (rel.subject, rel.predicate, rel.obj):
+            validate_name(part, here, "relations")
     for name, count in step.inventory:
-        if not name or isinstance(count, bool) or not isinstance(count, int) or not _in_range(count, 0):
-            raise InvalidRecordError(here, "inventory", f"{name!r} must map to a non-negative int, got {count!r}")
+        validate_name(name, here, "inventory")
+        if isinstance(count, bool) or not isinstance(count, int) or not _in_range(count, 0):
+            raise InvalidRecordError(here, "inventory", f"{short(name)} must map to a non-negative 64-bit int, got {short(count)}")
     for name, value in step.state:
+        validate_name(name, here, "state")
         _check_scalar(value, here, f"state.{name}")
     if not isinstance(step.location, Location):
-        raise InvalidRecordError(here, "location", "must be a Location")
+        raise InvalidRecordError(here, "location", f"must be a Location, got {type(step.location).__name__} {short(step.location)}")
     pos = step.location.position
-    if pos is not None and (len(pos) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) and _in_range(v) for v in pos)):
-        raise InvalidRecordError(here, "location.position", f"must be a pair of ints, got {pos!r}")
+    if pos is not None and (
+        not isinstance(pos, tuple) or len(pos) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) and _in_range(v) for v in pos)
+    ):
+        raise InvalidRecordError(here, "location.position", f"must be a pair of 64-bit ints or None, got {short(pos)}")
+    validate_name(step.location.region, here, "location.region", optional=True)
+    validate_name(step.location.underfoot, here, "location.underfoot", optional=True)
     return step
 
 
 def validate_steps(steps: Sequence[Step], where: str) -> tuple[Step, ...]:
     """Validate a batch: each step well-formed, indices strictly increasing and unique."""
     if isinstance(steps, (str, bytes)) or not isinstance(steps, Sequence):
-        raise InvalidRecordError(where, "steps", "must be a list of Step")
+        raise InvalidRecordError(where, "steps", f"must be a list of Step, got {type(steps).__name__} {short(steps)}")
     if not steps:
         raise InvalidRecordError(where, "steps", "needs at least one step")
     previous: int | None = None

@@ -20,8 +20,7 @@ from typing import Any
 
 import neo4j
 import numpy as np
-from neo4j import GraphDatabase
-from neo4j.exceptions import ClientError, Neo4jError, ServiceUnavailable, SessionExpired, TransientError
+from neo4j.exceptions import ClientError, DriverError, Neo4jError, ServiceUnavailable, SessionExpired, TransientError
 
 from graphmem.cypher_files import cypher, schema_statements
 from graphmem.errors import ConflictError, SchemaError, StoreError
@@ -46,6 +45,7 @@ from graphmem.store.protocol import (
     unit_filter,
 )
 from graphmem.store.lifecycle import SessionParts, episode_renumbering, session_removal
+from graphmem.store.neo4j_connect import connect
 from graphmem.store.protocol import node_key
 from graphmem.store.text_index import lucene_query, query_terms
 
@@ -178,22 +178,22 @@ class Neo4jStore:
         self._is_small: dict[tuple[str, str], bool] = {}
         #: The share of a (namespace, label) among its label index's nearest neighbours, as last observed.
         self._share: dict[tuple[str, str], float] = {}
-        try:
-            self.driver = GraphDatabase.driver(
-                uri, auth=auth, max_connection_pool_size=max_connection_pool_size, max_transaction_retry_time=WRITE_RETRY_SECONDS
-            )
-            self.driver.verify_connectivity()
-        except (ServiceUnavailable, ValueError, Neo4jError, OSError) as exc:
-            raise StoreError(
-                f"cannot reach Neo4j at {uri}: {exc}. Start one with `graphmem neo4j start`, "
-                "or unset GRAPHMEM_NEO4J_URI to use the embedded backend."
-            ) from exc
+        self._closed = False
+        # A malformed URI, a wrong password or a missing database is said as such (graphmem.store.neo4j_connect).
+        self.driver = connect(uri, auth, database, max_connection_pool_size=max_connection_pool_size,
+                              max_transaction_retry_time=WRITE_RETRY_SECONDS)
 
     # ------------------------------------------------------------------ helpers
+    def _open(self) -> neo4j.Driver:
+        """The driver, or ``StoreError`` once the store is closed."""
+        if self._closed:
+            raise StoreError("this Neo4j store was closed (Memory.close() or the end of its with block); open a new Memory")
+        return self.driver
+
     def _session(self, access_mode: str = neo4j.WRITE_ACCESS) -> neo4j.Session:
         """A session for one operation. All share the driver's bookmark manager, so in a cluster a read
         routed to a reader sees the writes this store made before it."""
-        return self.driver.session(
+        return self._open().session(
             database=self.database, default_access_mode=access_mode, bookmark_manager=self.driver.execute_query_bookmark_manager
         )
 
@@ -217,13 +217,13 @@ class Neo4jStore:
                     raise StoreError(f"query {name} failed after {READ_ATTEMPTS} attempts: {exc}") from exc
                 log.info("query %s: %s; retrying", name, exc)
                 time.sleep(0.1 * 2**attempt)
-            except Neo4jError as exc:
+            except (Neo4jError, DriverError) as exc:
                 raise StoreError(f"query {name} failed: {exc}") from exc
         raise AssertionError("unreachable")
 
     # ------------------------------------------------------------------ schema
     def ensure_schema(self) -> None:
-        with self.driver.session(database=self.database) as session:
+        with self._open().session(database=self.database) as session:
             for statement in schema_statements():
                 try:
                     session.run(statement).consume()
@@ -254,7 +254,7 @@ class Neo4jStore:
 
     def _recreate_vector_index(self, name: str) -> None:
         statement = next(s for s in schema_statements() if f"VECTOR INDEX {name} " in s)
-        with self.driver.session(database=self.database) as session:
+        with self._open().session(database=self.database) as session:
             # Index names cannot be parameters; ``name`` is one of graphmem's fixed index names.
             session.run(f"DROP INDEX {name} IF EXISTS").consume()
             session.run(statement).consume()
@@ -306,7 +306,7 @@ class Neo4jStore:
         try:
             with self._session() as session:
                 session.execute_write(work)
-        except Neo4jError as exc:
+        except (Neo4jError, DriverError) as exc:
             raise StoreError(f"write failed, nothing was written: {exc}") from exc
 
     @staticmethod
@@ -650,10 +650,12 @@ class Neo4jStore:
         try:
             with self._session() as session:
                 session.run(cypher("admin/delete_namespace"), namespace=namespace).consume()
-        except Neo4jError as exc:
+        except (Neo4jError, DriverError) as exc:
             raise StoreError(f"deleting namespace {namespace!r} failed: {exc}") from exc
 
     def close(self) -> None:
+        """Close the driver; the store's reads and writes raise ``StoreError`` from then on."""
+        self._closed = True
         self.driver.close()
 
     # ------------------------------------------------------------------ lifecycle: namespaces, one episode, one session
@@ -675,7 +677,7 @@ class Neo4jStore:
             # deletion leaves the episode there to be deleted again.
             with self._session() as session:
                 session.run(cypher("admin/delete_episode_units"), namespace=namespace, key=key).consume()
-        except Neo4jError as exc:
+        except (Neo4jError, DriverError) as exc:
             raise StoreError(f"deleting episode {episode!r} of {namespace!r} failed part way; run it again: {exc}") from exc
 
         def work(tx: neo4j.ManagedTransaction) -> None:
@@ -717,7 +719,7 @@ class Neo4jStore:
         try:
             with self._session() as session:
                 return session.execute_write(work)
-        except Neo4jError as exc:
+        except (Neo4jError, DriverError) as exc:
             raise StoreError(f"{what} failed, nothing of it was kept: {exc}") from exc
 
     def _merge_rows(self, tx: neo4j.ManagedTransaction, batch: WriteBatch) -> None:

@@ -19,6 +19,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from graphmem.errors import InvalidArgumentError
 from graphmem.store.protocol import GraphStore
 
 #: The path that keeps the memory in the process only.
@@ -53,7 +54,9 @@ def open_store(
     {}
     """
     if uri and path is not None:
-        raise ValueError("give a Neo4j URI or a memory file path, not both")
+        raise InvalidArgumentError("uri", "and a memory file path were both given: give a Neo4j URI or a path, not both")
+    if path is not None and not isinstance(path, (str, os.PathLike)):
+        raise InvalidArgumentError("path", f"must be a file path or ':memory:', got {type(path).__name__}")
     if path is None:
         uri = uri or os.environ.get("GRAPHMEM_NEO4J_URI")
     if uri:

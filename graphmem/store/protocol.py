@@ -205,7 +205,8 @@ class Expect:
 def unmet(expect: Expect, actual: Any) -> str:
     """The error message of an unmet ``Expect``."""
     if expect.value is None and expect.prop == "uid":
-        return f"{expect.key} already exists in namespace {expect.namespace!r}: nothing of this batch was written"
+        scope = " (session and turn ids are namespace-wide)" if expect.key.startswith(("session:", "turn:")) else ""
+        return f"{expect.key} already exists in namespace {expect.namespace!r}{scope}: nothing of this batch was written"
     return (
         f"{expect.key} in namespace {expect.namespace!r} has {expect.prop}={actual!r}, but this batch was built "
         f"for {expect.prop}={expect.value!r}: another writer changed it; nothing was written, re-read and retry"

@@ -60,9 +60,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from graphmem.errors import ConflictError, GraphmemError
+from graphmem.errors import ConflictError, GraphmemError, InvalidRecordError
 from graphmem.memory import DEFAULT_DIALOGUE_EPISODE
-from graphmem.records import Step, Turn, validate_steps
+from graphmem.records import Step, Turn, short, validate_id, validate_steps
 from graphmem.store.protocol import WriteBatch, node_key
 from graphmem.write.dialogue import DialogueState
 from graphmem.write.steps import EpisodeSoFar, episode_so_far
@@ -169,6 +169,8 @@ class BulkWriter:
         from graphmem.memory import WriteReport
 
         self._check_usable()
+        validate_id(namespace, f"episode {short(episode_id)}", "namespace")
+        validate_id(episode_id, f"episode {short(episode_id)}", "episode_id")
         known = self._episodes.get((namespace, episode_id))
         if known is not None and known.last_t is not None:
             steps = validate_steps(steps, f"episode {episode_id!r}")  # the ids were checked by the first batch
@@ -277,6 +279,10 @@ class BulkWriter:
         group of namespaces instead of once per namespace. Optional; namespaces already known are skipped.
         """
         self._check_usable()
+        if isinstance(namespaces, (str, bytes)) or not isinstance(namespaces, Sequence):
+            raise InvalidRecordError("prefetch", "namespaces", f"must be a list of namespaces, got {type(namespaces).__name__}")
+        for namespace in namespaces:
+            validate_id(namespace, "prefetch", "namespaces")
         self._load_kinds([ns for ns in dict.fromkeys(namespaces) if ns not in self._known])
 
     def _episode_kinds(self, namespace: str) -> dict[str, str]:

@@ -34,7 +34,7 @@ from graphmem.write.loom import (
     normalize_for_parse,
     split_photo,
 )
-from graphmem.write.turns import BoxWrite, DialogueSoFar, build_session_batch, dialogue_so_far, session_digest
+from graphmem.write.turns import BoxWrite, DialogueSoFar, build_session_batch, dialogue_so_far, session_digest, usable_contexts
 from graphmem.write.weaver import TraceEvent, TraceWeaver
 
 log = logging.getLogger(__name__)
@@ -225,14 +225,21 @@ class DialogueWriter:
         """What the store holds that the session builds on; None when the identical session is stored.
         ``unlanded_episodes`` are Episode rows of the namespace's writes still in flight (a bulk writer's).
 
-        Raises ``ConflictError`` when the session is stored with other content, a turn id belongs to
-        another session, or the episode is not a dialogue.
+        Raises ``ConflictError`` when the session is stored with other content or in another episode
+        (session ids, like turn ids, are namespace-wide), a turn id belongs to another session, or the
+        episode is not a dialogue.
         """
         namespace, episode_id, where = session.namespace, session.episode_id, session.where
         skey = node_key("Session", session.session_id)
         ekey = node_key("Episode", episode_id)
         existing = self.store.get_nodes(namespace, [skey, ekey, *(node_key("Turn", t.id) for t in session.turns)])
         if skey in existing:
+            stored_in = existing[skey].get("episode")
+            if stored_in != episode_id:
+                raise ConflictError(
+                    f"{where} is already stored in episode {stored_in!r} of namespace {namespace!r}, not in {episode_id!r}: "
+                    "session ids are namespace-wide; give this session another id"
+                )
             if existing[skey].get("digest") == session.digest:
                 return None
             raise ConflictError(f"{where} in namespace {namespace!r} is already stored with other content")
@@ -283,7 +290,7 @@ class DialogueWriter:
                 + [normalize_for_parse(lt.text) for lt in loom_turns]
                 + [normalize_for_parse(split_photo(lt.text)[0]) for lt in loom_turns]
             )
-        contexts = self.contexts.extract(turns, started_at, speakers)
+        contexts = usable_contexts(self.contexts.extract(turns, started_at, speakers), turns)
         embeddings = np.stack([lt.embedding for lt in loom_turns])
         boxes: list[BoxWrite] = []
         if self.boxes:

@@ -9,6 +9,7 @@ their events join topic ``Trace`` nodes.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Sequence
@@ -18,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from graphmem.records import Turn
+from graphmem.errors import GraphmemError
+from graphmem.records import MAX_NAME_CHARS, Turn, unicode_problem
 from graphmem.store.protocol import EdgeRow, NodeRow, WriteBatch, node_key
 from graphmem.write.context import TurnContext
 from graphmem.write.loom import SealedBox
@@ -58,6 +60,36 @@ def turn_search_text(turn: Turn, context: TurnContext) -> str:
     if context.keywords:
         text += " " + " ".join(context.keywords)
     return text
+
+
+def _is_name(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip()) and len(value) <= MAX_NAME_CHARS and unicode_problem(value) is None
+
+
+def _in_range(value: object) -> bool:
+    """Whether an event time is one recall computes with (a week either side stays within the years 1-9999)."""
+    return isinstance(value, datetime) and 1 < value.year < 9999
+
+
+def usable_contexts(contexts: Sequence[TurnContext], turns: Sequence[Turn]) -> list[TurnContext]:
+    """The contexts a context source found for ``turns``, as both stores keep them alike: a person,
+    entity or place that is no name (longer than ``MAX_NAME_CHARS``, say a 9,000-letter word) is not
+    linked, and an event time recall cannot compute with (outside the years 2-9998) is dropped. One
+    context per turn, else ``GraphmemError`` (nothing is written)."""
+    if len(contexts) != len(turns):
+        raise GraphmemError(f"the context source gave {len(contexts)} contexts for {len(turns)} turns; nothing was written")
+    usable = []
+    for ctx in contexts:
+        timed = all(when is None or _in_range(when) for when in (ctx.event_start, ctx.event_end))
+        usable.append(dataclasses.replace(
+            ctx,
+            participants=tuple(p for p in ctx.participants if _is_name(p)),
+            entities=tuple(e for e in ctx.entities if _is_name(e)),
+            locations=tuple(p for p in ctx.locations if _is_name(p)),
+            event_start=ctx.event_start if timed else None,
+            event_end=ctx.event_end if timed else None,
+        ))
+    return usable
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ def _recall_files() -> list[str]:
 #: Besides every recall query: the admin queries and the write statements run on every ingest.
 OTHER_FILES = ["admin/counts", "admin/delete_namespace", "write/merge_nodes", "write/merge_batch", "write/check_expected",
                "admin/namespaces", "admin/session_turns", "admin/episode_shared", "admin/delete_episode_units",
-               "admin/delete_nodes", "admin/delete_orphans", "admin/session_parts"]
+               "admin/delete_nodes", "admin/delete_orphans", "admin/session_parts", "admin/databases"]
 
 #: Operators that read more than the namespace asks for.
 def _is_scan(operator: str) -> bool:

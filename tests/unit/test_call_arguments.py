@@ -6,8 +6,9 @@ from datetime import datetime
 
 import pytest
 
-from graphmem.errors import InvalidRecordError
+from graphmem.errors import InvalidArgumentError, InvalidRecordError
 from graphmem.memory import Memory
+from graphmem.query.algebra import Condition, Read, Reached
 from graphmem.records import Step, Turn
 from hash_embed import HashEmbedder
 
@@ -57,3 +58,44 @@ def test_a_session_at_the_end_of_time_is_refused_and_recall_still_works(memory: 
     with pytest.raises(InvalidRecordError, match="started_at"):
         memory.add_session(namespace, "s1", [Turn("t1", "Ann", "hello")], started_at=datetime.max)
     assert memory.recall(namespace, "wood", budget=50).tokens <= 50
+
+
+@pytest.mark.parametrize(
+    "options, argument",
+    [({"bogus": 1}, "bogus"), ({"use_chain": "yes"}, "use_chain"), ({"context": "short"}, "context"),
+     ({"config": {}}, "config"), ({"episode": 5}, "episode"), ({"episode": "r\ud800"}, "episode")],
+    ids=repr,
+)
+def test_bad_recall_options_are_named(memory: Memory, namespace: str, options: dict[str, object], argument: str) -> None:
+    for call in (lambda: memory.recall(namespace, "wood", **options), lambda: memory.answer(namespace, "wood", **options)):
+        with pytest.raises(ValueError, match=argument):
+            call()
+
+
+def test_bad_answerers_stats_and_forget_arguments_are_named(memory: Memory, namespace: str) -> None:
+    with pytest.raises(InvalidArgumentError, match="answerer must be a callable"):
+        memory.answer(namespace, "wood", answerer="gpt")
+    with pytest.raises(InvalidRecordError, match="namespace"):
+        memory.stats(None)  # type: ignore[arg-type]
+    for episode, session in ((5, None), (None, ""), ("r\udc80", None)):
+        with pytest.raises(InvalidRecordError, match="episode" if episode is not None else "session"):
+            memory.forget(namespace, episode=episode, session=session)  # type: ignore[arg-type]
+    assert memory.stats(namespace)["Step"] == 2
+
+
+def test_queries_the_stores_cannot_compare_with_are_refused(memory: Memory, namespace: str) -> None:
+    with pytest.raises(InvalidArgumentError, match="question holds the integer .* outside the 64-bit range"):
+        memory.answer(namespace, Read(Reached(Condition("inventory", "wood", ">=", 2**70)), "step"))
+    with pytest.raises(InvalidArgumentError, match="not valid Unicode"):
+        memory.recall(namespace, {"op": "count", "pattern": {"kind": "collect", "obj": "w\ud800"}})
+    memory.add_session(namespace + "-chat", "s1", [Turn("t1", "Ann", "hello")], started_at=datetime(2024, 1, 1))
+    with pytest.raises(InvalidArgumentError, match="holds no trajectory"):
+        memory.recall(namespace + "-chat", {"op": "count", "pattern": {"kind": "collect"}})
+    memory.forget(namespace + "-chat")
+
+
+def test_an_embedder_or_context_source_without_its_method_is_named() -> None:
+    with pytest.raises(InvalidArgumentError, match="embedder must have an embed"):
+        Memory(path=":memory:", embedder=5)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="contexts must have an extract"):
+        Memory(path=":memory:", embedder=HashEmbedder(), contexts="spacy")  # type: ignore[arg-type]

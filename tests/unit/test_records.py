@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 import pytest
 
 from graphmem.errors import ConflictError, InvalidRecordError
-from graphmem.records import Event, Location, Step, Turn, validate_step, validate_steps, validate_turns
+from graphmem.records import Event, Location, Relation, Step, Turn, validate_step, validate_steps, validate_turns
 
 
 def test_steps_must_increase():
@@ -36,6 +36,74 @@ def test_bad_step_fields_are_named(step, field):
     with pytest.raises(InvalidRecordError) as err:
         validate_steps([step], "episode 'e'")
     assert err.value.field == field
+
+
+@pytest.mark.parametrize(
+    "step, field",
+    [
+        (Step(0, "a", objects=("x" * 257,)), "objects"),
+        (Step(0, "a", objects=(" ",)), "objects"),
+        (Step(0, "a", events=(Event("collect", "x" * 257),)), "events"),
+        (Step(0, "a", relations=(Relation("agent", " ", "tree"),)), "relations"),
+        (Step(0, "a", inventory={"x" * 257: 1}), "inventory"),
+        (Step(0, "a", inventory={"": 1}), "inventory"),
+        (Step(0, "a", state={"": 1}), "state"),
+        (Step(0, "a", state={"goal": "x" * 100_001}), "state.goal"),
+        (Step(0, "a", location=Location(None, "x" * 257)), "location.region"),
+        (Step(0, "a", location=Location(None, "", 5)), "location.underfoot"),  # type: ignore[arg-type]
+        (Step(0, "a", location=Location(5)), "location.position"),  # type: ignore[arg-type]
+        (Step(0, "a" * 100_001), "action"),
+        (Step(0, "a", summary=None), "summary"),  # type: ignore[arg-type]
+        (Step(0, "a", observation=123), "observation"),  # type: ignore[arg-type]
+        (Step(0, "a\ud800"), "action"),
+        (Step(0, "a", objects=("w\udfffood",)), "objects"),
+        (Step(0, "a", events=(Event("collect", "w\ud800"),)), "events"),
+        (Step(0, "a", state={"mode": "\udc80"}), "state.mode"),
+        (Step(0, "a", location=Location(None, "r\ud800")), "location.region"),
+    ],
+)
+def test_limits_and_unicode_are_checked_field_by_field(step, field):
+    with pytest.raises(InvalidRecordError) as err:
+        validate_steps([step], "episode 'e'")
+    assert err.value.field == field
+
+
+@pytest.mark.parametrize(
+    "turn, field",
+    [
+        (Turn("x" * 513, "Ann", "hi"), "id"),
+        (Turn("t\ud800", "Ann", "hi"), "id"),
+        (Turn("t1", "A\udc00nn", "hi"), "speaker"),
+        (Turn("t1", "Ann", "hi \ud800"), "text"),
+        (Turn("t1", "Ann", "x" * 100_001), "text"),
+        (Turn("t1", "Ann", "hi", "\udfff"), "image_caption"),
+        (Turn("t1", "Ann", "hi", 5), "image_caption"),  # type: ignore[arg-type]
+    ],
+)
+def test_turn_limits_and_unicode_are_checked(turn, field):
+    with pytest.raises(InvalidRecordError) as err:
+        validate_turns([turn], "session 's1'")
+    assert err.value.field == field
+
+
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [({"objects": "wood"}, "objects"), ({"objects": None}, "objects"), ({"events": Event("collect", "wood")}, "events"),
+     ({"relations": Relation("a", "on", "b")}, "relations"), ({"inventory": {None: 1}}, "inventory"), ({"inventory": {1: 2}}, "inventory"),
+     ({"inventory": [("wood", 1), ("wood", 2)]}, "inventory"), ({"state": 5}, "state"), ({"state": [("hp",)]}, "state")],
+    ids=repr,
+)
+def test_constructors_refuse_containers_of_the_wrong_shape(kwargs, field):
+    with pytest.raises(InvalidRecordError) as err:
+        Step(0, "a", **kwargs)
+    assert err.value.field == field and err.value.where == "Step(t=0)"
+
+
+def test_names_and_texts_at_the_limits_are_taken():
+    step = Step(2**62, "a" * 100_000, objects=("\U00020000" * 256,), events=(Event("collect", "x" * 256, 2**63 - 1),),
+                inventory={"x" * 256: 2**63 - 1}, location=Location((2**63 - 1, -(2**63)), "r" * 256))
+    assert validate_steps([step], "episode 'e'") == (step,)
+    assert validate_turns([Turn("t" * 512, "s" * 512, "x" * 100_000, "")], "session 's1'")
 
 
 def test_turn_errors_name_session_and_turn():
