@@ -47,3 +47,19 @@ def verb_words(text: str) -> frozenset[str]:
         logger.warning("spaCy unavailable (%s); reading every word as a possible noun", exc)
         return frozenset()
     return frozenset(t.lower_ for t in doc if t.pos_ == "VERB")
+
+
+@functools.lru_cache(maxsize=8192)
+def lemma_text(text: str) -> str:
+    """The text with every word replaced by its lemma ("took damage" -> "take damage"); the text itself
+    when the pipeline cannot load.
+
+    >>> lemma_text("we dozed off")
+    'we doze off'
+    """
+    try:
+        doc = load_nlp()(text)
+    except Exception as exc:  # noqa: BLE001 - a missing or broken model must not take question answering down
+        logger.warning("spaCy unavailable (%s); comparing phrases as written", exc)
+        return text
+    return " ".join(t.lemma_.lower() if t.pos_ in ("VERB", "AUX", "NOUN") else t.lower_ for t in doc)

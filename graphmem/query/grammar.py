@@ -112,16 +112,30 @@ def normalize(question: str) -> str:
     s = re.sub(r"\btrue ?/ ?false\b|\byes or no\b", "true or false", s)
     s = re.sub(r"\b(?:during|in|on|at) (?:the )?(?:time )?step (?=#?\d)", "at step ", s)
     s = re.sub(r"[\u2013\u2014]|\s-\s", ", ", s)
-    s = re.sub(r"^(?:please |can you |could you |would you )?(?:tell me|give me|give|say|report|state|show me|let me know|i want to know|i'd like to know)\s+(?:the |my |our |its |your )?", "what was the ", s)
+    s = re.sub(r"(^|, )(?:please |can you |could you |would you )?(?:tell me|give me|give|say|report|state|show me|let me know|i want to know|i'd like to know)\s+(?:the |my |our |its |your )?", r"\1what was the ", s)
     s = re.sub(r"^(?:name|list) (?:everything|all)\s*[,:]\s*", "", s)
+    s = re.sub(rf"^(?:name|list|enumerate) (?:everything|all (?:the )?(?:things|items|objects)|the (?:things|items|objects)|what) (?:that )?({_SUBJECT}) ",
+               r"what things did \1 ", s)
+    s = re.sub(r"^(?:is it true|is it the case|would it be right to say|can you confirm|confirm|true or not[,:]?|(?:is there )?any chance|by any chance|is it possible) (?:that )?", "did ", s)
+    s = re.sub(rf"^did ({_SUBJECT}) (was|were|had) ", r"\2 \1 ", s)
     s = re.sub(r"\b(?:once|after|when) (step \d+) (?:had|has) (?:passed|gone by|elapsed)\b", r"after \1", s)
-    s = re.sub(r"^(?:is|was|were) there (?:ever )?(?:any|a|some) (?:step|time|point|moment|occasion)\b(.*?)\s*(?:where|when|at which|in which|on which|that)\s+(.+)$", r"did i ever \2 \1", s)
+    s = re.sub(r"^(?:is|was|were) there (?:ever )?(?:any|a|some) (?:step|time|point|moment|occasion)\b(.*?)\s*(?:where|when|at which|in which|on which|that)\s+(.+)$", r"did ever \2 \1", s)
+    s = re.sub(r"\(\s*x\s*,\s*y\s*\)", " xy ", s)
+    s = re.sub(r"\s*\(([^()]*)\)", lambda m: " " + m.group(1).replace(",", " ") + " ", s)  # an aside: "(cart, tokens)"
+    s = re.sub(r"[.,;:]?\s*(?:list them |give them |name them )?(?:in|by) (?:the )?(?:order|sequence)(?: (?:first )?(?:done|seen|they happened|of first appearance|they came))?\s*[.?]?\s*$", " ", s)
+    s = re.sub(r"\b(?:leading|that leads|which leads|that led|going|that goes|opening) (in)?to\b", r"\1to", s)  # "the door leading to the kitchen"
+    s = re.sub(r"\bthe ((?:first|second|third|last|\d+(?:st|nd|rd|th)) )?time (between (?:step )?\d+ and (?:step )?\d+) (?:that|when|where) (.+)$",
+               lambda m: f"the {m.group(1) or ''}time {m.group(3)} {m.group(2)}", s)
+    s = re.sub(r"\b(?:over|during|in|across|throughout) the (?:whole|entire) (?:episode|run|game|trajectory|session)\b|\bin total\b|\boverall\b", " ", s)
     s = re.sub(r"\band including\b|\b(?:both )?inclusive(?:ly)?\b|\b(?:both )?ends included\b", "", s)
     s = re.sub(r"\b(?:time[ -]?step|timestep|tick|turn number|move number|step number|step no\.?)\s*#?\s*(?=\d)", "step ", s)
     s = re.sub(r"\bt\s*=\s*(?=\d)", "step ", s)
     s = re.sub(r"\bstep\s*#\s*(?=\d)", "step ", s)
     s = re.sub(r"#\s*(?=\d)", "step ", s)
     s = _numbers(s)
+    # A leading step frame: "Step 190: what was ahead of it?", "Back at step 59, what was my health?"
+    s = re.sub(r"^(?:(?:back|right|exactly|just|looking|look|considering|regarding|about|as for) )?(?:(?:at|for|in|during|on|as of|around|to) )?(?:the )?step (\d+)\s*[,:]\s*(.+)$",
+               r"\2 at step \1", s)
     s = re.sub(r"\bsteps (\d+) ?(and|to|through|until|till|-) ?(\d+)\b", lambda m: f"step {m.group(1)} {'and' if m.group(2) == 'and' else 'to'} step {m.group(3)}", s)
     s = re.sub(r"\bstep (\d+) ?(?:-|to|through) ?(\d+)\b", r"step \1 to step \2", s)
     s = re.sub(r"\b(?:between|from) (\d+) and (\d+)\b", r"between step \1 and step \2", s)
@@ -137,6 +151,9 @@ def normalize(question: str) -> str:
     s = re.sub(r"\b(?:the|its|my|our|their) next (time|occasion|instance)\b", r"the ord_1 \1", s)
     s = re.sub(r"\b(?:the|its|my|our|their) previous (time|occasion|instance)\b", r"the ord_m1 \1", s)
     s = _ordinals(s)
+    s = re.sub(rf"\bhow many {_UNIT} (?:separated|separate|lay between|were between)\b", "how many steps between", s)
+    s = re.sub(r"\bbetween (?:the |my |our |its )?(ord_m?\d+) and (?:the |my |our |its )?(ord_m?\d+) (time|occasion)s? (.+)$",
+               r"between the \1 time \4 and the \2 time \4", s)
     s = re.sub(r"\b(?:for|on) (?:the|a|my|our|its) (ord_m?\d+) (?:time|occasion|instance)\b", r"\1", s)
     s = re.sub(r"\bx ?, ?y\b", "xy", s)
     if re.search(r"\btrue or false\b", s):
@@ -163,14 +180,17 @@ _STEP_CUE = re.compile(
     r"(?:at )?what time\b|how many steps into\b|what was the step\b|(?:the )?step (?:at|on) which\b)|\bstep (?:number|index)\b"
 )
 _POSITION_CUE = re.compile(r"\b(?:position|coordinates?|coords|xy|x ?, ?y|grid (?:cell|square|spot)|exact spot|(?:x|y) value)\b")
-_LOCATION_CUE = re.compile(r"^where\b|\b(?:which|what) (?:part|section|portion|corner) of\b|\bin (?:which|what) (?:room|area|region|place|part|zone)\b|\b(?:which|what) (?:room|area|region|place|zone)\b|\b(?:location|region|area|room|zone|whereabouts|biome|terrain)\b|\b(?:what|which) place\b|\bwhere (?:was|were|did|am)\b")
-_FACING_CUE = re.compile(r"\b(?:facing|faced|in front of|looking at|right ahead|ahead of)\b|\bwhat did \S+(?: \S+)? face\b")
+_LOCATION_CUE = re.compile(r"^(?:which|what) (?:[a-z]+ ){1,3}(?:was|were|is|am) (?:\S+ ){1,2}in\b|^in (?:which|what) [a-z]+\b|^where\b|\b(?:which|what) (?:part|section|portion|corner) of\b|\bin (?:which|what) (?:room|area|region|place|part|zone)\b|\b(?:which|what) (?:room|area|region|place|zone)\b|\b(?:location|region|area|room|zone|whereabouts|biome|terrain)\b|\b(?:what|which) place\b|\bwhere (?:was|were|did|am)\b")
+_FACING_CUE = re.compile(r"\b(?:facing|faced|in front of|looking at|right ahead|ahead of)\b|\bon (?:my|our|your|its|their|the|the agent's) (?:screen|display|monitor)\b|\b(?:which|what) (?:screen|page|view|window) (?:was|were|is) (?:open|up|showing|shown|displayed|in front)\b|\bwhat did \S+(?: \S+)? face\b")
 _OBSERVATION_CUE = re.compile(r"\b(?:observation|observe|observed|see|saw|notice|noticed|message|feedback|description|describe|told|say|said|read out|display)\b")
-_INVENTORY_CUE = re.compile(r"\b(?:inventory|carry|carrying|carried|holding|hold|held|bag|backpack|pockets?|possess|possession|possessions|own|owned|items? on|have on|had on|stock|supplies)\b|\bwhat did \S+(?: \S+)? have\b|\bwhat (?:was|were) \S+ (?:carrying|holding)\b")
-_EVENTS_CUE = re.compile(r"\bwhat (?:else )?(?:happened|occurred|went on|took place)\b|\b(?:which|what) events?\b|\bwhat else\b|\b(?:the|all|list) (?:the )?events\b|\bevents? (?:were|was) (?:recorded|logged)\b")
-_ACTION_CUE = re.compile(r"\bwhat (?:did|was|were|had) \S+(?: \S+)? (?:do|doing|done)\b|\b(?:which|what) (?:action|move|command)\b|\b(?:action|move|command) (?:did|was|were)\b|\bwhat (?:was|were) (?:my|our|your|its|their|the agent's|the) (?:action|move|command)\b|\bwhat did \S+ (?:do|try)\b|\bdoing\b")
+_INVENTORY_CUE = re.compile(r"\bin (?:my|our|your|its|their|the agent's|his|her) hands?\b|\bwhat (?:items|things|stuff|objects|belongings)\b|^what (?:was|were) in (?:my|our|your|its|their|the agent's|his|her) [a-z]+\b|\b(?:inventory|carry|carrying|carried|holding|hold|held|bag|backpack|pockets?|possess|possession|possessions|own|owned|items? on|have on|had on|stock|supplies)\b|\bwhat did \S+(?: \S+)? have\b|\bwhat (?:was|were) \S+ (?:carrying|holding)\b")
+_EVENTS_CUE = re.compile(r"\b(?:list|name|give|show|all|every) (?:the |every |all |of the )?events?\b|\bevents? (?:logged|recorded|registered)\b|\bwhat (?:else )?(?:happened|occurred|went on|took place)\b|\b(?:which|what) events?\b|\bwhat else\b|\b(?:the|all|list) (?:the )?events\b|\bevents? (?:were|was) (?:recorded|logged)\b")
+_ACTION_CUE = re.compile(r"\b(?:exact|precise|specific|full|literal) (?:command|action|input|move)\b|\bwhat (?:did|was|were|had) \S+(?: \S+)? (?:do|doing|done)\b|\b(?:which|what) (?:action|move|command)\b|\b(?:action|move|command) (?:did|was|were)\b|\bwhat (?:was|were) (?:my|our|your|its|their|the agent's|the) (?:action|move|command)\b|\bwhat did \S+ (?:do|try)\b|\bdoing\b")
 _QUANTITY = re.compile(r"\bhow (?:many|much)\b|\b(?:number|amount|quantity|count) of\b|\bcount\b")
 _HAVE = re.compile(r"\b(?:have|has|had|hold|holding|held|carry|carrying|carried|own|owned|possess|in (?:my|our|your|its|their|the) (?:inventory|bag|backpack|pockets?)|left|on (?:me|us|hand))\b")
+
+
+_EXISTENCE = re.compile(r"\b(?:ever|at all|at any (?:point|time|stage)|even once|any time|anytime|there)\b")
 
 
 @dataclass(frozen=True)
@@ -182,6 +202,12 @@ class _Slot:
 def _slot(head: str, lex: Lexicon) -> _Slot | None:
     """The read slot a question's head asks for (None: it names none)."""
     toks = words(head)
+    yes_no = re.match(rf"^(?:was|were|is|are) (?:{_SUBJECT}|(?:any|a|the) [a-z]+) (.+)$", head)
+    if yes_no and not _EXISTENCE.search(head):
+        # "was I signed in", "were we asleep", "was any lamp on": a true/false state, read at the anchor
+        named = lex.name(words(yes_no.group(0)), lex.flags or lex.states)
+        if named:
+            return _Slot("state", named)
     if "true_or_false" in head:
         # "Was the lamp lit at step 104 (true or false)?": the state the question names, read at the anchor.
         named = lex.name([w for w in toks if w != "true_or_false"], lex.states)
@@ -196,13 +222,15 @@ def _slot(head: str, lex: Lexicon) -> _Slot | None:
     item = lex.name(toks, lex.items, fuzzy=False)
     if _QUANTITY.search(head) and not (item or state):
         item = lex.name(toks, lex.items) if _HAVE.search(head) else None
-        state = None if item else lex.name(toks, lex.states)
+        state = None if item else lex.name(toks, lex.states, loose=True)
     if _QUANTITY.search(head) and (item or state):
         if state and (not item or not _HAVE.search(head)):
             return _Slot("state", state)
         return _Slot("item", item)
     if _EVENTS_CUE.search(head):
         return _Slot("events")
+    if state and state in lex.flags and head.startswith("what") and _INVENTORY_CUE.search(head):
+        return _Slot("inventory")  # "what was it carrying": the items, not the true/false "carrying"
     if state and re.search(r"\b(?:what|how|which|value|level|reading)\b", head):
         return _Slot("state", state)
     if _INVENTORY_CUE.search(head):
@@ -295,6 +323,10 @@ def _stated_condition(text: str, lex: Lexicon) -> _Stated | None:
     text = re.sub(r"\s*\b(?:before|after|earlier than|later than|prior to|until|till|by|up to|since|once|from|between|through|within_first|within_last|during|at|on|in)\s+(?:step )?\d+\b.*$", "", text)
     text = re.sub(r"\bstep \d+\b", "step", text)
     toks = words(text)
+    m = _VALUE_REF.search(text)
+    if m and int(m.group(1)) < len(lex.state_values):
+        state_name, text_value = sorted(lex.state_values)[int(m.group(1))]
+        return _Stated(Condition("state", state_name, "==", text_value), True)
     m = _OUT_OF.search(text)
     if m:
         item = lex.name(words(m.group(1)), lex.items)
@@ -360,6 +392,11 @@ def _stated_condition(text: str, lex: Lexicon) -> _Stated | None:
         if state or item:
             cmp = "==" if not m.group(3) else (">=" if m.group(3) in ("more", "higher", "greater", "above", "over") else "<=")
             return _Stated(Condition("state" if state else "inventory", state or item or "", cmp, _number(m.group(2))), True)  # type: ignore[arg-type]
+    m = re.search(rf"\b(?:was|were|is|are|became|become|got|been) (?:{_SUBJECT} )?(?:still |again |already |now )*(not |no longer |never )?(.+)$", text)
+    if m and lex.flags:
+        flag_name = lex.name(words(m.group(2)), lex.flags)
+        if flag_name:  # "when I was first logged in", "once the lamp was no longer on"
+            return _Stated(Condition("state", flag_name, "==", not m.group(1)), True)
     m = re.search(r"\b(?:was|were|is) (?:the |my |our |its |their |your )?(.+?) ([a-z]+)$", text)
     if m and not re.search(r"\b(?:do|doing|happen|happening)\b", text) and not re.match(r"(?:more|less|fewer|higher|lower|above|below|over|under)$", m.group(2)):
         state = lex.name(words(m.group(1)), lex.states, fuzzy=False)
@@ -528,13 +565,26 @@ class _Compiler:
             return None
         body = re.sub(r"\bwhich came first\b", " ", s)
         body = re.sub(rf"^\s*(?:,\s*)?(?:did|have|had|was|were|is|do|does)\s+(?:{_SUBJECT}\s+)?", " ", body.strip(" ,"))
-        parts = re.split(r"\s*,?\s+\bor\b\s+", body.strip(" ,"), maxsplit=1)
-        if len(parts) != 2:
-            return None
-        a, b = self.anchor(parts[0]), self.anchor(parts[1])
-        if a is None or b is None:
-            return None
-        return WhichFirst(a, b)
+        both = self.two_anchors(re.sub(r",\s+or\b", " or", body.strip(" ,")), "or")
+        return WhichFirst(*both) if both is not None else None
+
+    def two_anchors(self, text: str, separator: str) -> tuple[Anchor, Anchor] | None:
+        """Two anchors joined by ``separator`` ("from A to B", "between A and B"), split at the first
+        occurrence of the separator at which both sides read as anchors."""
+        for m in re.finditer(rf"\s{separator}\s", text):
+            left, right = text[: m.start()], text[m.end():]
+            if not left.strip() or not right.strip():
+                continue
+            a = self.anchor(left)
+            if a is None:
+                continue
+            b = self.anchor(right)
+            ordinal = re.fullmatch(r"\s*(?:the |my |our |its |their )?(ord_m?\d+)(?: time| occasion| one)?\s*", right)
+            if b is None and ordinal and isinstance(a, Occurrence):
+                b = Occurrence(a.pattern, _ordinal(ordinal.group(1)) or 1, a.window)  # "... to the third time"
+            if b is not None:
+                return a, b
+        return None
 
     def distance(self, s: str) -> Query | None:
         m = re.search(rf"^(?:the )?(.+?) (?:came|happened|occurred|was|took place) how many {_UNIT} (after|before) (.+)$", s)
@@ -542,14 +592,19 @@ class _Compiler:
             b, a = self.anchor(m.group(1)), self.anchor(m.group(3))
             return Distance(a, b) if a is not None and b is not None else None
         if re.search(r"\b(?:gap|difference|distance|separation|interval|span)\b.*\bbetween\b", s) and not re.search(r"\bhow many times\b", s):
-            m = re.search(r"\bbetween (.+?) and (.+)$", s)
-            if m:
-                a, b = self.anchor(m.group(1)), self.anchor(m.group(2))
-                return Distance(a, b) if a is not None and b is not None else None
+            m = re.search(r"\bbetween (.+)$", s)
+            both = self.two_anchors(m.group(1), "and") if m else None
+            if both is not None:
+                return Distance(*both)
         if not re.search(rf"\bhow (?:long|many {_UNIT}|much time|far apart|many {_UNIT} apart)\b|\bhow many {_UNIT} (?:passed|elapsed|went by|separate)", s):
             return None
         if re.search(r"\bhow many times\b", s):
             return None
+        for cue, separator in ((r"\bbetween ", "and"), (r"\bfrom ", "(?:to|until|till)")):
+            found = re.search(cue + r"(.+)$", s)
+            both = self.two_anchors(found.group(1), separator) if found else None
+            if both is not None and not re.search(r"\b(?:next|following|subsequent)\b", found.group(1) if found else ""):
+                return Distance(*both)
         m = re.search(r"\bbetween (.+?) and (.+)$", s) or re.search(r"\bfrom (.+?) (?:to|until|till) (.+)$", s)
         if m:
             a = self.anchor(m.group(1))
@@ -573,6 +628,12 @@ class _Compiler:
         if m:
             a, b = self.anchor(m.group(1)), self.anchor(m.group(2))
             return Distance(a, b) if a is not None and b is not None else None
+        # "how many steps after A came B"
+        m = re.search(rf"\bhow (?:long|many {_UNIT}|much time) (after|before)\s+(.+?)\s+(?:came|was|happened|occurred|did)\s+(?:the |my |our |its )?(ord_m?\d+ (?:time|occasion) .+)$", s)
+        if m:
+            a, b = self.anchor(m.group(2)), self.anchor(m.group(3))
+            if a is not None and b is not None:
+                return Distance(a, b)
         # "how long after X did I Y" / "how many steps after X did I Y"
         m = re.search(rf"\bhow (?:long|many {_UNIT}|much time) (after|before)\s+(.+?)\s+(?:did|do|does|was|were|had|would)\s+{_SUBJECT}\s+(.+)$", s)
         if m:
@@ -608,6 +669,9 @@ class _Compiler:
     def count(self, s: str) -> Query | None:
         if not re.search(r"\bhow (?:many|often)\b|\bnumber of times\b|\bcount (?:of|the)\b", s):
             return None
+        if not re.search(r"\btimes\b|\bhow often\b", s) and re.search(
+                r"\bat step \d+$|\b(?:the )?ord_m?\d+ (?:time|occasion)\b|\bwhen\b|\b\d+ steps? (?:after|before)\b|\b(?:right|just|immediately) (?:after|before)\b", s):
+            return None  # "how many tests passed the first time I ...": a value at one step, not a count
         hw = self._head_and_window(s, r"\bhow (?:many|often)\b|\bnumber of times\b|\bcount (?:of|the)\b")
         if hw is None:
             return None
@@ -626,6 +690,10 @@ class _Compiler:
         m = re.match(rf"^(?:did|have|had|has|was|were|is|does|do)\s+(?:there\s+)?(?:ever\s+)?(?:{_SUBJECT}\s+)?(?:ever\s+)?", s)
         if not m:
             return None
+        if s.startswith(("was ", "were ", "is ", "are ")) and not _EXISTENCE.search(s):
+            read = self.read(s)
+            if isinstance(read, Read) and read.slot == "state":
+                return read
         hw = self._head_and_window(s, r"^")
         if hw is None:
             return None
@@ -640,7 +708,7 @@ class _Compiler:
         return Exists(pattern, window)
 
     def listing(self, s: str) -> Query | None:
-        m = re.match(rf"^(?:(?:what|which)(?: (?:things|items|objects|stuff|kinds of things|all|else|[a-z]+s))?|list(?: everything| all(?: the)?(?: things| items)?)?(?: that)?)\s+(?:did|have|had|has|do|does)\s+{_SUBJECT}\s+(.+)$", s) or re.match(rf"^(?:(?:which|what) (?:things|items|objects|stuff|places|rooms|areas)|list(?: everything| all| the \w+)?(?: that)?)\s+{_SUBJECT}\s+(.+)$", s)
+        m = re.match(rf"^(?:(?:what|which)(?: (?:things|items|objects|stuff|(?:kinds?|types?|sorts?) of [a-z]+|all|else|[a-z]+s))?|list(?: everything| all(?: the)?(?: things| items)?)?(?: that)?)\s+(?:did|have|had|has|do|does)\s+{_SUBJECT}\s+(.+)$", s) or re.match(rf"^(?:(?:which|what) (?:things|items|objects|stuff|places|rooms|areas)|list(?: everything| all| the \w+)?(?: that)?)\s+{_SUBJECT}\s+(.+)$", s)
         if not m or re.search(r"\bord_|\bdo\b|\bdoing\b|\bhave\b|\bhad\b|\bhold|\bcarry|\bsee\b|\bface\b|\bfacing\b|\bnotice|\bobserve", m.group(1).split(" between ")[0].split(" after ")[0].split(" before ")[0]):
             return None
         hw = self._head_and_window(s, r"^")
@@ -680,7 +748,7 @@ class _Compiler:
             rf"|(?:\b(?:(?:at|on|in|during) )?the (?:step|moment|time|point|turn|move) (?:where|when|at which|in which|on which|that)\s)"
             rf"|(?:\b(?:(?:at|on|in|during) )?the (?=ord_m?\d+ (?:step|moment|point|turn|move) (?:where|when|at which|in which|on which|that)\b))"
             rf"|(?:\b(?:when|whenever|as soon as|at the moment|the moment|at the time|while|upon|at the point)\s)"
-            rf"|(?:\b(?:at|on|in|during|by|for) (?=step \d+))",
+            rf"|(?:\b(?:at|on|in|during|by|for|as of) (?=step \d+))",
             s[6:] if s.startswith("when ") else s,
         )
         offset_base = 6 if s.startswith("when ") else 0
@@ -767,7 +835,7 @@ def _names_as_agent(question: str, lex: Lexicon) -> str:
 
 
 _QUESTION_START = re.compile(r"^(?:what|where|when|which|who|how|did|was|were|had|have|has|is|are|do|does|count|list|at which|in which|on which|at what|tell me)\b")
-_CLAUSE_START = re.compile(rf"^(?:when|whenever|once|as soon as|after|before|prior to|following|right|just|immediately|directly|since|until|by|between|from|within_first|within_last|in|on|at|during|the|my|our|its|their|(?:\d+|a) {_UNIT}|ord_m?\d+)\b")
+_CLAUSE_START = re.compile(rf"^(?:when|whenever|once|as soon as|after|before|prior to|following|right|just|immediately|directly|since|until|till|up to|up until|as of|through|no later than|earlier than|later than|by|between|from|within_first|within_last|in|on|at|during|the|my|our|its|their|(?:\d+|a) {_UNIT}|ord_m?\d+)\b")
 
 
 def _main_clause_first(s: str) -> str:
@@ -776,7 +844,7 @@ def _main_clause_first(s: str) -> str:
     if ", " not in s:
         return s
     head, _, last = s.rpartition(", ")
-    asks = re.match(r"^(?:what|where|when|which|how|who)\s+(?:did|was|were|is|are|had|have|has|do|does|many|much|long)\b", head)
+    asks = re.match(r"^(?:what|where|when|which|how|who)\s+(?:did|was|were|is|are|had|have|has|do|does|many|much|long)\b|^(?:in|at|on) (?:which|what)\b", head)
     if _QUESTION_START.match(last) and _CLAUSE_START.match(head) and not asks:
         return f"{last} {head}"
     return s
@@ -794,13 +862,43 @@ def _bound(anchor: Anchor, window: Window) -> Anchor | None:
     return None
 
 
+_VALUE_VERB = (r"\b(?:was|were|is|are|be|been|read|reads|showed|shows|said|says|became|become|becomes|turned|"
+               r"changed|switched|set|equal(?:led|ed|s)?|matched|=)")
+_COPULA = r"\b(?:was|were|is|are|been|became|become|becomes|read|reads|showed|shows|said|says|equalled|equaled|equals)"
+_VALUE_ADVERB = r"(?:first|last|still|again|exactly|finally|once more|for the first time|for the last time|to|into|as|equal to|set to)"
+_VALUE_REF = re.compile(r"\bvalueref(\d+)\b")
+
+
+def _mark_state_values(question: str, lex: Lexicon) -> str:
+    """A stored text value after a copula ("when my goal was 'find water'") becomes one token,
+    ``valueref<i>`` (its index in the sorted (state, value) pairs), so that no later rewriting of numbers,
+    ordinals or names reads inside it."""
+    pairs = sorted(lex.state_values)
+    if not pairs:
+        return question
+    text = question
+    for value in sorted({v for _, v in pairs}, key=len, reverse=True):
+        quoted = re.compile(rf"({_VALUE_VERB}\s+(?:[\w']+\s+){{0,4}}?(?:{_VALUE_ADVERB}\s+)*)[\"'\u201c\u2018]{re.escape(value)}[\"'\u201d\u2019](?!\w)", re.IGNORECASE)
+        bare = re.compile(rf"({_COPULA}\s+(?:{_VALUE_ADVERB}\s+)*){re.escape(value)}(?!\w)", re.IGNORECASE)
+        m = quoted.search(text) or bare.search(text)
+        if not m:
+            continue
+        owners = [i for i, (_, v) in enumerate(pairs) if v == value]
+        if len(owners) > 1:
+            named = lex.name(words(text[: m.start()])[-6:], {pairs[i][0] for i in owners})
+            owners = [i for i in owners if pairs[i][0] == named] or owners
+        text = text[: m.start()] + m.group(1) + f"valueref{owners[0]}" + text[m.end():]
+    return text
+
+
 def compile_question(question: str, lexicon: Lexicon, last_t: int) -> Query | None:
     """The query a question asks, read against what the memory holds; None when it names no anchor the
     grammar can read (recall then falls back to content search). Never raises on any text."""
     if not isinstance(question, str):
         return None
     try:
-        return _Compiler(lexicon, last_t).compile(_main_clause_first(normalize(_names_as_agent(question, lexicon))))
+        marked = _mark_state_values(question[:MAX_CHARS], lexicon)
+        return _Compiler(lexicon, last_t).compile(_main_clause_first(normalize(_names_as_agent(marked, lexicon))))
     except (QueryError, ValueError, IndexError, re.error) as exc:
         logger.debug("could not compile %r: %s", question[:200], exc)
         return None

@@ -13,16 +13,18 @@ without any environment's word list: by English morphology (``quarried`` -> ``qu
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from graphmem.nlp import verb_words
+from graphmem.nlp import lemma_text, verb_words
 from graphmem.query.algebra import EventPattern
+from graphmem.query.synonyms import synonyms
 
 #: ``texts -> unit vectors`` (an ``Embedder.embed``).
 Embed = Callable[[Sequence[str]], Any]
@@ -44,6 +46,9 @@ IRREGULAR = {
     "began": "begin", "begun": "begin", "swam": "swim", "ground": "grind", "won": "win", "led": "lead",
     "fed": "feed", "bit": "bite", "bitten": "bite", "rose": "rise", "risen": "rise", "lit": "light",
     "shut": "shut", "sent": "send", "told": "tell", "said": "say", "paid": "pay", "laid": "lay",
+    # nouns of events whose verb they do not spell: "my first death", "the second entry"
+    "death": "die", "deaths": "die", "entry": "enter", "entries": "enter", "sale": "sell", "loss": "lose",
+    "sight": "see", "flight": "fly", "choice": "choose", "birth": "bear", "growth": "grow", "theft": "steal",
 }
 # fmt: on
 
@@ -82,7 +87,9 @@ CATEGORY_NOUNS = frozenset({
     "sector", "sectors", "room", "rooms", "place", "places", "location", "locations", "spot", "container",
     "containers", "receptacle", "weapon", "weapons", "structure", "building", "equipment", "gear", "device",
     "substance", "ingredient", "page", "site", "file", "files", "action", "task", "achievement", "achievements",
-    "target", "destination", "something", "anything", "everything", "one",
+    "target", "destination", "something", "anything", "everything", "one", "button", "buttons", "link", "links",
+    "tab", "tabs", "field", "fields", "window", "windows", "document", "message", "messages", "record", "entry",
+    "plant", "plants", "vessel", "appliance", "furniture", "surface", "door", "doors",
 })
 #: Category nouns of places: the memory's regions say which events went to one.
 LOCATION_NOUNS = frozenset({
@@ -147,15 +154,31 @@ def verb_forms(word: str) -> set[str]:
                 out.add(stem[:-1] + "y")
     if word.endswith("s") and len(word) > 3:
         out.update(singular_forms(word))
+    # the noun of an action names its verb: placement -> place, arrival -> arrive, collection -> collect
+    for suffix, ends in (("ments", ("", "e")), ("ment", ("", "e")), ("als", ("e", "")), ("al", ("e", "")),
+                         ("ions", ("", "e")), ("ion", ("", "e")), ("ings", ("", "e"))):
+        if word.endswith(suffix) and len(word) > len(suffix) + 3:
+            out.update(word[: -len(suffix)] + end for end in ends)
+            break
     return out
 
 
-def forms(word: str) -> frozenset[str]:
-    """Every form a word may stand for: verb stems, singulars, and the noun of a material adjective
-    ("wooden" -> wood, "golden" -> gold)."""
+@functools.lru_cache(maxsize=65536)
+def morph_forms(word: str) -> frozenset[str]:
+    """The forms a word's morphology allows: verb stems, singulars, and the noun of a material
+    adjective ("wooden" -> wood, "golden" -> gold)."""
     out = verb_forms(word) | singular_forms(word)
     if len(word) > 5 and word.endswith("en"):
         out.add(word[:-2])
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=65536)
+def forms(word: str) -> frozenset[str]:
+    """Every form a word may stand for: its morphological forms and their one-word synonyms."""
+    out = set(morph_forms(word))
+    for base in list(out):
+        out |= synonyms(base)
     return frozenset(out)
 
 
@@ -171,11 +194,37 @@ def content_words(tokens: Iterable[str]) -> list[str]:
     return [w for w in tokens if w not in FUNCTION_WORDS and not w.isdigit()]
 
 
-def _covers(name_words: Sequence[str], question_forms: Sequence[frozenset[str]]) -> float:
-    """The share of a name's words that some question word is a form of."""
+def name_words(tokens: Sequence[str]) -> list[str]:
+    """Content words with the numbers that belong to a name: "cabinet 4", "bug 276" keep their digits
+    (a digit right after a content word), "3 times" and "step 40" do not."""
+    out: list[str] = []
+    for i, w in enumerate(tokens):
+        if w in FUNCTION_WORDS:
+            continue
+        if w.isdigit() and not (i > 0 and tokens[i - 1] not in FUNCTION_WORDS and not tokens[i - 1].isdigit()
+                                and tokens[i - 1] not in _COUNTED):
+            continue
+        out.append(w)
+    return out
+
+
+#: Words a number after which is a count or a step, not part of a name.
+_COUNTED = frozenset({"step", "steps", "times", "ord", "reached", "hit", "to", "least", "most", "exactly", "than"})
+
+
+def digits_agree(name: str, tokens: Sequence[str]) -> bool:
+    """Whether every number in a stored name is one the question says: "cabinet 4" is never "cabinet 1"."""
+    need = [w for w in words(name) if any(c.isdigit() for c in w)]
+    return all(w in tokens for w in need)
+
+
+def _covers(name_words: Sequence[str], question_forms: Sequence[frozenset[str]], strict: bool = False) -> float:
+    """The share of a name's words that some question word is a form of (``strict``: by morphology
+    alone, no synonyms; the question forms must then be :func:`morph_forms` too)."""
     if not name_words:
         return 0.0
-    hit = sum(1 for w in name_words if any(w in f or (forms(w) & f) for f in question_forms))
+    of = morph_forms if strict else forms
+    hit = sum(1 for w in name_words if any(w in f or (of(w) & f) for f in question_forms))
     return hit / len(name_words)
 
 
@@ -187,6 +236,10 @@ class Lexicon:
     items: frozenset[str] = frozenset()
     states: frozenset[str] = frozenset()
     regions: frozenset[str] = frozenset()
+    #: (state name, text value) pairs the memory holds: "when my goal was 'find water'"
+    state_values: frozenset[tuple[str, str]] = frozenset()
+    #: state names whose values are true/false: "when I was first logged in"
+    flags: frozenset[str] = frozenset()
     aliases: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
     embed: Embed | None = field(default=None, compare=False, hash=False, repr=False)
 
@@ -203,27 +256,43 @@ class Lexicon:
         return words(text)
 
     # -------------------------------------------------------------- names (items, states, regions)
-    def name(self, tokens: Sequence[str], names: Iterable[str], fuzzy: bool = True) -> str | None:
+    def name(self, tokens: Sequence[str], names: Iterable[str], fuzzy: bool = True, loose: bool = False) -> str | None:
         """The stored name the tokens mention: whole-name morphology first (longest name wins), then
-        embedding similarity of the content words with each name."""
+        embedding similarity of the content words with each name (``loose``: where the question has
+        already said it asks for a value, a clear lead over the other names is enough)."""
         tokens = self._expand(tokens)
-        qforms = [forms(w) for w in tokens]
-        best: tuple[int, str] | None = None
-        for name in names:
-            nw = words(name)
-            if nw and _covers(nw, qforms) == 1.0 and _contiguous(nw, tokens) and (best is None or len(nw) > best[0]):
-                best = (len(nw), name)
-        if best is not None:
-            return best[1]
+        names = list(names)
+        for strict in (True, False):  # the name said as written before one said by a synonym
+            qforms = [morph_forms(w) if strict else forms(w) for w in tokens]
+            best: tuple[int, tuple[bool, int], str] | None = None
+            for name in sorted(names):
+                nw = words(name)
+                if nw and _covers(nw, qforms, strict) == 1.0 and _contiguous(nw, tokens, strict):
+                    # the longest name, and of equal ones the head of the phrase: the last said before any
+                    # "of" ("the task score" is the score, "the move count of the game" the moves)
+                    at = max((i for i, f in enumerate(qforms) if nw[-1] in f or (morph_forms(nw[-1]) & f)), default=-1)
+                    prep = next((i for i, w in enumerate(tokens) if w in _HEAD_ENDS and i > 0), len(tokens))
+                    rank = (at < prep, at)
+                    if best is None or (len(nw), rank) > best[:2]:
+                        best = (len(nw), rank, name)
+            if best is not None:
+                return best[2]
         content = content_words(tokens)
         if not fuzzy or not content or self.embed is None:
             return None
         pool = sorted(names)
         scores = _similarities(self.embed, " ".join(content), pool)
+        phrase = " ".join(_phrase(tokens))
+        if scores and phrase != " ".join(content):
+            # the phrase with its particles: "signed in" is "logged in", "signed" alone is not
+            scores = [max(a, b) for a, b in zip(scores, _similarities(self.embed, phrase, pool))]
         if not scores:
             return None
         i = int(np.argmax(scores))
-        return pool[i] if scores[i] >= max(MIN_SIMILARITY, 0.55) else None
+        if scores[i] >= max(MIN_SIMILARITY, 0.55):
+            return pool[i]
+        runner_up = max((x for j, x in enumerate(scores) if j != i), default=0.0)
+        return pool[i] if loose and scores[i] >= MIN_SIMILARITY and scores[i] - runner_up >= MIN_LEAD else None
 
     # -------------------------------------------------------------- events
     def event(self, tokens: Sequence[str]) -> EventPattern | None:
@@ -239,21 +308,34 @@ class Lexicon:
            area" -> any "area ..." visited) or a kind seen only without objects ("lose a life") drops it.
         4. Else the nearest stored event by embedding of the whole phrase.
         """
-        tokens = self._expand(tokens)
-        content = content_words(tokens)
-        if not content:
+        tokens = words(_active_voice(" ".join(self._expand(tokens))))
+        content = name_words(tokens)
+        if not content_words(content):
             return None
+        # A stored name with a number in it ("drawer 4", "BUG-276") is only ever the one the words number.
+        numbers = [w for w in content if w.isdigit()]
+        pairs = frozenset((k, o) for k, o in self.pairs if not numbers or digits_agree(o, numbers))
+        if pairs and pairs != self.pairs:
+            return replace(self, pairs=pairs).event(tokens)
         qforms = [forms(w) for w in content]
-        both = [(k, o) for k, o in self.pairs if o and _covers(words(k), qforms) == 1.0 and _contiguous(words(o), content)]
+        both = [(k, o) for k, o in self.pairs if o and _covers(words(k), qforms) == 1.0 and _contiguous(words(o), content, True)]
         if both:
-            k, o = max(both, key=lambda p: (len(words(p[0])) + len(words(p[1])), len(words(p[1])), p))
+            strict_forms = [morph_forms(w) for w in content]
+
+            def said_as_written(p: tuple[str, str]) -> bool:
+                return _covers(words(p[0]), strict_forms, True) == 1.0 and _contiguous(words(p[1]), content, True)
+
+            k, o = max(both, key=lambda p: (said_as_written(p), len(words(p[0])) + len(words(p[1])), len(words(p[1])), p))
             return EventPattern(k, o)
         objects = {o for _, o in self.pairs if o}
         all_forms = [forms(w) for w in tokens]
         named_kinds = [k for k in self.kinds if _covers(words(k), all_forms if len(words(k)) > 1 else qforms) == 1.0
                        and (len(words(k)) == 1 or _contiguous(words(k), tokens))]
-        named_kind = max(named_kinds, key=lambda k: len(words(k))) if named_kinds else None
-        obj = _longest_name(objects, content)
+        morph_all = [morph_forms(w) for w in tokens]
+        named_kind = max(named_kinds, key=lambda k: (_covers(words(k), morph_all, True) == 1.0, len(words(k)))) if named_kinds else None
+        obj = _longest_name(objects, content, strict=True)
+        head_words = _before_place_phrase(tokens, content)
+        in_place_phrase = obj is not None and not set(words(obj)) & set(head_words)
         if obj is not None and self.embed is not None:
             # "a stone pick": the stored "stone pickaxe" the whole phrase names, not "stone" it contains
             at = next((i for i in range(len(content)) if content[i] in words(obj) or forms(content[i]) & _all_forms(obj)), None)
@@ -263,8 +345,20 @@ class Lexicon:
                 scores = _similarities(self.embed, phrase, longer)
                 if scores and max(scores) >= 0.75:
                     obj = longer[int(np.argmax(scores))]
-        if obj is not None and named_kind is not None and _all_forms(named_kind) & _all_forms(obj):
+        if in_place_phrase and named_kind is not None and (named_kind, obj) not in self.pairs:
+            # the name is only where it happened ("dropped an item on the floor"): the object, if any, is before
+            obj = _longest_name(objects, head_words, strict=True)
+        if obj is not None and named_kind is not None and _morph_all_forms(named_kind) & _morph_all_forms(obj):
             obj = None  # "woke up" names the kind wake, not an object "wake up" of another kind
+        if obj is not None and named_kind is None and obj in self.kinds:
+            # "waking" says the stored kind "wake up", not the object "wake up" of an event about it
+            # (an achievement "unlock wake up") unless the words also say that event's kind
+            holders = sorted({k for k, o in self.pairs if o == obj})
+            rest = [w for w in content if not forms(w) & _all_forms(obj) and w not in LIGHT_VERBS]
+            said = any(_covers(words(k), qforms) > 0 for k in holders) or bool(
+                rest and self.embed is not None and max(_similarities(self.embed, " ".join(rest), holders)) >= MIN_LEAD_SIMILARITY)
+            if not said:
+                return EventPattern(obj, None)
         if named_kind is not None:
             # Nouns follow their verb: in "unlock an achievement" nothing after the kind word is a noun.
             at = max(i for i, w in enumerate(content) if forms(w) & _all_forms(named_kind))
@@ -284,9 +378,11 @@ class Lexicon:
                 return EventPattern(kind_only, None)
         if obj is None and re.search(r"\b(?:any|anything|something|anywhere|somewhere|every|whatever)\b", " ".join(tokens)) and named_kind is not None:
             return EventPattern(named_kind, None)
-        nouns = [w for w in after if _nounish(w) and w not in tagged_verbs and not (named_kind and forms(w) & _all_forms(named_kind))]
+        nouns = [w for w in _before_place_phrase(tokens, after) if _nounish(w) and w not in tagged_verbs
+                 and not (named_kind and forms(w) & _all_forms(named_kind))]
         stored_words = {x for o in objects for x in words(o)}
-        if obj is None and nouns and nouns[-1] in LOCATION_NOUNS and nouns[-1] not in stored_words and named_kind is None:
+        other_place = bool(nouns) and bool(re.search(rf"\b(?:a|an|another|different|new|other|any|some)\s+(?:[a-z]+\s+)?{re.escape(nouns[-1])}\b", " ".join(tokens)))
+        if obj is None and nouns and nouns[-1] in LOCATION_NOUNS and (nouns[-1] not in stored_words or other_place) and named_kind is None:
             # "entered a zone", "changed rooms": the kind whose objects are the memory's own regions
             by_kind: dict[str, int] = {}
             for k, o in self.pairs:
@@ -302,11 +398,11 @@ class Lexicon:
                 kind = ranked[int(np.argmax(scores))][0] if max(scores) >= MIN_LEAD_SIMILARITY else None
             if kind is not None:
                 return EventPattern(kind, None)
-        if obj is None and nouns:
-            shared = {k for k, o in self.pairs if o and nouns[-1] in words(o)}
-            heads = {o for k, o in self.pairs if o and nouns[-1] in words(o)}
+        for noun in reversed(nouns) if obj is None else ():
+            shared = {k for k, o in self.pairs if o and noun in words(o)}
+            heads = {o for k, o in self.pairs if o and noun in words(o)}
             if len(heads) > 1 and (shared == {named_kind} or (named_kind is None and len(shared) == 1)):
-                return EventPattern(next(iter(shared)), None)  # "a different area": any of the areas
+                return EventPattern(next(iter(shared)), None)  # "a different area", "a sector change": any of them
         if obj is None and nouns and self.embed is not None:
             pool = sorted({o for k, o in self.pairs if o and (named_kind is None or k == named_kind)})
             best = (0.0, "")
@@ -320,7 +416,11 @@ class Lexicon:
             rest = [w for w in content if w not in set(words(obj)) and not (forms(w) & _all_forms(obj))]
             kinds_with_obj = sorted({k for k, o in self.pairs if o == obj})
             if named_kind is not None and named_kind not in kinds_with_obj:
-                return EventPattern(named_kind, obj)
+                as_written = [morph_forms(w) for w in content]
+                takes_objects = any(k == named_kind and o for k, o in self.pairs)
+                if takes_objects and _covers(words(named_kind), as_written, strict=True) == 1.0:
+                    return EventPattern(named_kind, obj)
+                named_kind = None  # only a synonym of the verb: the object's own kinds decide
             kind = named_kind or self._kind(rest, kinds_with_obj, qforms, force=True, obj=obj, phrase=tokens)
             return EventPattern(kind, obj)
         kind = named_kind or self._kind([w for w in content if w not in LIGHT_VERBS], list(self.kinds), qforms, phrase=tokens)
@@ -356,7 +456,13 @@ class Lexicon:
         lexical = [k for k in pool if _covers(words(k), qforms) == 1.0]
         if lexical:
             return max(lexical, key=lambda k: len(words(k)))
-        partial = [k for k in pool if _covers(words(k), qforms) > 0]
+        # "picked" says "pick up": a kind whose words but its particles the verb says, if only one
+        said = [k for k in pool if len(words(k)) > 1 and _covers([w for w in words(k) if w not in _PARTICLES] or words(k), qforms) == 1.0]
+        if len(said) == 1:
+            return said[0]
+        # a light verb alone ("got" of "get hurt") says nothing about which kind
+        heavy = [f for f in qforms if not f & LIGHT_VERBS]
+        partial = [k for k in pool if _covers(words(k), heavy) > 0]
         if len(partial) == 1 and not force:
             return partial[0]
         verbs = [w for w in rest if w not in LIGHT_VERBS] or list(rest)
@@ -395,6 +501,52 @@ _SUBJECTS = frozenset({"i", "we", "you", "he", "she", "it", "they", "me", "us", 
 _PARTICLES = frozenset({"up", "down", "off", "out", "on", "in", "into", "away", "over", "back", "onto", "through"})
 
 
+_PASSIVE_AUX = r"\b(?:got|get|gets|getting|gotten|was|were|been|being|be)"
+_PASSIVE_KILLED = re.compile(rf"{_PASSIVE_AUX} (?:killed|slain|murdered|defeated|eaten)\b")
+_PASSIVE_HURT = re.compile(rf"{_PASSIVE_AUX} (?:hit|struck|attacked|bitten|shot|hurt|injured|wounded|damaged|harmed|punched|clawed|stung|burned|burnt)\b")
+
+
+_TAKE_IDIOM = re.compile(r"\b(?:got|get|gets|getting|gotten|grabbed|took|laid) (?:a )?(?:hold of|hands on|possession of)\b")
+
+
+def _active_voice(text: str) -> str:
+    """The agent as the one it happened to: "got hit by a zombie" is being hurt by it, not hitting it;
+    "was killed by an arrow" is dying of it.
+
+    >>> _active_voice("i got hit by a zombie"), _active_voice("we were killed")
+    ('i get hurt by a zombie', 'we die')
+    """
+    text = _PASSIVE_KILLED.sub("die", text)
+    text = _TAKE_IDIOM.sub("take", text)  # "got hold of the scarf": took it
+    return _PASSIVE_HURT.sub("get hurt", text)
+
+
+#: Prepositions that end a noun phrase's head: "the score in the current game" is a score.
+_HEAD_ENDS = frozenset({"of", "in", "for", "during", "on", "at", "within"})
+_THING_WORDS = frozenset({"item", "items", "thing", "things", "something", "anything", "stuff", "object", "objects"})
+_PLACE_PREPOSITIONS = frozenset({"on", "onto", "in", "into", "inside", "at", "under", "near", "from", "to", "toward", "towards", "with", "beside", "behind"})
+
+
+def _before_place_phrase(tokens: Sequence[str], words_after_verb: Sequence[str]) -> list[str]:
+    """The words after the verb up to a prepositional phrase that follows its object: in "dropped an
+    item on the floor" the floor is where, not what; "went into the kitchen" keeps the kitchen."""
+    candidates = set(words_after_verb)
+    verbs = verb_words(" ".join(tokens))
+    seen_verb = seen_noun = False
+    for i, w in enumerate(tokens):
+        if w in _PLACE_PREPOSITIONS and seen_noun:
+            before = set(tokens[:i])
+            return [x for x in words_after_verb if x in before]
+        if w in FUNCTION_WORDS and w not in _THING_WORDS:
+            continue
+        if not seen_verb and (w in verbs or not seen_noun):
+            seen_verb = True  # the first content word is the verb ("walk into a room")
+            continue
+        if (w in candidates and _nounish(w)) or w in _THING_WORDS:
+            seen_noun = True
+    return list(words_after_verb)
+
+
 def _phrase(tokens: Sequence[str]) -> list[str]:
     """The words of a verb phrase for embedding: without subjects, articles, auxiliaries and other
     function words, but with its particles ("get up", "put down")."""
@@ -415,6 +567,13 @@ def _singular(word: str) -> str:
     return word
 
 
+def _morph_all_forms(name: str) -> frozenset[str]:
+    out: set[str] = set()
+    for w in words(name):
+        out |= morph_forms(w)
+    return frozenset(out)
+
+
 def _all_forms(name: str) -> frozenset[str]:
     out: set[str] = set()
     for w in words(name):
@@ -422,7 +581,7 @@ def _all_forms(name: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def _contiguous(name_words: Sequence[str], tokens: Sequence[str]) -> bool:
+def _contiguous(name_words: Sequence[str], tokens: Sequence[str], strict: bool = False) -> bool:
     """Whether the name's words appear in order as neighbouring tokens (forms allowed; articles and
     prepositions do not count on either side: "the door to the foundry" names "door to foundry")."""
     content_name = [w for w in name_words if w not in FUNCTION_WORDS]
@@ -430,39 +589,42 @@ def _contiguous(name_words: Sequence[str], tokens: Sequence[str]) -> bool:
         name_words = content_name
         tokens = [w for w in tokens if w not in FUNCTION_WORDS]
     n = len(name_words)
+    of = morph_forms if strict else forms
     for i in range(len(tokens) - n + 1):
-        if all(name_words[j] in forms(tokens[i + j]) or forms(name_words[j]) & forms(tokens[i + j]) for j in range(n)):
+        if all(name_words[j] in of(tokens[i + j]) or of(name_words[j]) & of(tokens[i + j]) for j in range(n)):
             return True
     return False
 
 
-def _near(name_words: Sequence[str], tokens: Sequence[str]) -> bool:
+def _near(name_words: Sequence[str], tokens: Sequence[str], strict: bool = False) -> bool:
     """Whether every content word of a name appears among the tokens, in any order, within a span one
     word longer than the name ("the bedroom door" names "door to the bedroom")."""
+    of = morph_forms if strict else forms
     need = [w for w in name_words if w not in FUNCTION_WORDS] or list(name_words)
     toks = [t for t in tokens if t not in FUNCTION_WORDS]
-    hits = [i for i, t in enumerate(toks) if any(w in forms(t) or forms(w) & forms(t) for w in need)]
+    hits = [i for i, t in enumerate(toks) if any(w in of(t) or of(w) & of(t) for w in need)]
     for start in hits:
         span = toks[start: start + len(need) + 1]
-        if all(any(w in forms(t) or forms(w) & forms(t) for t in span) for w in need):
+        if all(any(w in of(t) or of(w) & of(t) for t in span) for w in need):
             return True
     return False
 
 
-def _longest_name(names: Iterable[str], tokens: Sequence[str]) -> str | None:
+def _longest_name(names: Iterable[str], tokens: Sequence[str], strict: bool = False) -> str | None:
     """The longest stored name whose words all appear together (in order first, then in any order
     within a short span); a lone head word ("pickaxe") of several multi-word names matches none of them
     (the memory, not a word list, must say which)."""
     best: str | None = None
+    names = sorted(names)
     for name in names:
         nw = words(name)
-        if nw and _contiguous(nw, tokens) and (best is None or len(nw) > len(words(best))):
+        if nw and _contiguous(nw, tokens, strict) and (best is None or len(nw) > len(words(best))):
             best = name
     if best is not None:
         return best
-    for name in sorted(names):
+    for name in names:
         nw = words(name)
-        if len(nw) > 1 and _near(nw, tokens) and (best is None or len(nw) > len(words(best))):
+        if len(nw) > 1 and _near(nw, tokens, strict) and (best is None or len(nw) > len(words(best))):
             best = name
     return best
 
@@ -494,8 +656,14 @@ def _vectors(embed: Embed, texts: Sequence[str]) -> list[np.ndarray]:
 
 
 def _similarities(embed: Embed, text: str, pool: Sequence[str]) -> list[float]:
-    """Cosine of ``text`` with each of ``pool``."""
+    """Cosine of ``text`` with each of ``pool``: the better of the text as written and of its lemmas
+    (MiniLM reads "take damage" close to "get hurt", "took damage" much less so)."""
     if not pool:
         return []
+    lemmas = lemma_text(text)
     q, *rest = _vectors(embed, [text, *pool])
-    return [float(q @ v) for v in rest]
+    scores = [float(q @ v) for v in rest]
+    if lemmas != text:
+        (lq,) = _vectors(embed, [lemmas])
+        scores = [max(s, float(lq @ v)) for s, v in zip(scores, rest)]
+    return scores

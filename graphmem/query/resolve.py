@@ -221,8 +221,14 @@ def readings(query: Query, pairs: frozenset[tuple[str, str]]) -> list[Query]:
         kind, obj = occ.pattern.kind, occ.pattern.obj
         if not obj or kind is None:
             continue
-        for other in sorted({k for k, o in pairs if o == obj and k != kind}):
-            out.append(_replaced(query, occ, dataclasses.replace(occ, pattern=EventPattern(other, obj))))
+        alternatives = [(k, obj) for k in sorted({k for k, o in pairs if o == obj and k != kind})]
+        # An object that says a whole event ("unlock place table") also names the event about its last
+        # word's object: the tables built, whose first one the unlocking marked.
+        head = obj.split()[-1] if len(obj.split()) > 1 else None
+        alternatives += sorted((k, o) for k, o in pairs if head and o != obj and o.split() and o.split()[-1] == head
+                               and set(o.split()) <= set(obj.split()))
+        for other_kind, other_obj in alternatives:
+            out.append(_replaced(query, occ, dataclasses.replace(occ, pattern=EventPattern(other_kind, other_obj))))
             if len(out) >= MAX_READINGS:
                 return out
     return out

@@ -82,6 +82,8 @@ def lexicon_of(episode: Mapping[str, Any] | None, embedder: Embedder | None = No
         items=frozenset(data.get("inventory_items", [])),
         states=frozenset(data.get("state_names", [])),
         regions=frozenset(data.get("regions", [])),
+        state_values=frozenset((str(n), str(v)) for n, v in data.get("state_values", [])),
+        flags=frozenset(data.get("flags", [])),
         aliases=dict(data.get("aliases", {})),
         embed=embedder.embed if embedder is not None else None,
     )

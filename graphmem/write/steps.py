@@ -157,8 +157,14 @@ def step_changes(
     return changes
 
 
+#: Text state values kept in the episode's vocabulary for questions to name ("when my goal was X"):
+#: short ones only, and a bounded number, so a state that holds free text cannot bloat the Episode node.
+MAX_STATE_VALUE_CHARS = 120
+MAX_STATE_VALUES = 2000
+
+
 def empty_vocab() -> dict[str, list[Any]]:
-    return {"event_pairs": [], "objects": [], "regions": [], "inventory_items": [], "state_names": []}
+    return {"event_pairs": [], "objects": [], "regions": [], "inventory_items": [], "state_names": [], "state_values": [], "flags": []}
 
 
 def build_step_batch(
@@ -176,7 +182,9 @@ def build_step_batch(
     last_gain = dict(so_far.last_gain)
     inventory: dict[str, int] = dict(so_far.last_inventory)
     state: dict[str, Scalar] = dict(so_far.last_state)
-    vocab = {k: set(map(lambda v: tuple(v) if isinstance(v, list) else v, vals)) for k, vals in so_far.vocab.items()}
+    vocab = {k: {tuple(v) if isinstance(v, list) else v for v in vals} for k, vals in so_far.vocab.items()}
+    for key in empty_vocab():
+        vocab.setdefault(key, set())  # an episode written before a key existed
     previous_key = node_key("Step", step_uid(episode_id, so_far.last_t)) if so_far.last_t is not None else None
 
     for step, vector in zip(steps, embeddings):
@@ -210,6 +218,11 @@ def build_step_batch(
             vocab["objects"].add(obj)
         vocab["inventory_items"].update(name for name, _ in step.inventory)
         vocab["state_names"].update(name for name, _ in step.state)
+        vocab["flags"].update(name for name, value in step.state if isinstance(value, bool))
+        for name, value in step.state:
+            # text values ("preparing", "build a furnace") let a question say "when my goal was X"
+            if isinstance(value, str) and 0 < len(value) <= MAX_STATE_VALUE_CHARS and len(vocab["state_values"]) < MAX_STATE_VALUES:
+                vocab["state_values"].add((name, value))
 
         enabled_by: dict[int, set[str]] = defaultdict(set)
         for i, event in enumerate(step.events):
@@ -267,7 +280,7 @@ def build_step_batch(
         "kind": "trajectory",
         "seq": so_far.seq,
         "last_t": steps[-1].t,
-        "vocab": json.dumps({k: sorted(map(list, v) if k == "event_pairs" else v) for k, v in vocab.items()}),
+        "vocab": json.dumps({k: sorted(map(list, v) if k in ("event_pairs", "state_values") else v) for k, v in vocab.items()}),
         "totals": json.dumps(sorted([k, o, n] for (k, o), n in totals.items())),
         "last_gain": json.dumps(sorted(last_gain.items())),
         # JSON keeps each value's type (an int, a float, a bool, text), whichever store holds the node.
