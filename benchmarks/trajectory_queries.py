@@ -5,9 +5,10 @@
 
 Each suite (``benchmarks/suites/<name>.py``) writes its own agent's rollouts through the public record
 types and its own questions with gold answers and gold step ids (see ``benchmarks/suites/README.md``).
-``dev_*`` suites are the development set; ``dev2_*`` suites were written from the suite spec without the
-recall code as a held-out set, then studied, so they are development data now; ``heldout_*`` suites were
-written the same way afterwards and are the held-out set, reported apart and never tuned on. Every
+``dev_*`` suites are the development set; ``dev2_*``, ``heldout_*`` and ``heldout2_*`` suites were written
+from the suite spec without the recall code as held-out sets, each measured once blind and then studied,
+so they are development data now; ``heldout3_*`` suites were written the same way afterwards and are the
+held-out set, reported apart and never tuned on. Every
 episode goes into a namespace of its own through ``Memory.add_steps``; each question is asked with
 ``Memory.answer`` at the budget.
 
@@ -50,6 +51,12 @@ DEFAULT_SEEDS = {
     "heldout_crafter": [7000, 7001, 7002],
     "heldout_household": [7100, 7101, 7102],
     "heldout_webtools": [7200, 7201, 7202],
+    "heldout2_crafter": [7300, 7301, 7302],
+    "heldout2_textworld": [7400, 7401, 7402],
+    "heldout2_science": [7500, 7501, 7502],
+    "heldout3_crafter": [7600, 7601, 7602],
+    "heldout3_textworld": [7700, 7701, 7702],
+    "heldout3_science": [7800, 7801, 7802],
 }
 
 
