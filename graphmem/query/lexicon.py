@@ -348,7 +348,7 @@ class Lexicon:
         if in_place_phrase and named_kind is not None and (named_kind, obj) not in self.pairs:
             # the name is only where it happened ("dropped an item on the floor"): the object, if any, is before
             obj = _longest_name(objects, head_words, strict=True)
-        if obj is not None and named_kind is not None and _morph_all_forms(named_kind) & _morph_all_forms(obj):
+        if obj is not None and named_kind is not None and _all_forms(named_kind, strict=True) & _all_forms(obj, strict=True):
             obj = None  # "woke up" names the kind wake, not an object "wake up" of another kind
         if obj is not None and named_kind is None and obj in self.kinds:
             # "waking" says the stored kind "wake up", not the object "wake up" of an event about it
@@ -567,17 +567,12 @@ def _singular(word: str) -> str:
     return word
 
 
-def _morph_all_forms(name: str) -> frozenset[str]:
+def _all_forms(name: str, strict: bool = False) -> frozenset[str]:
+    """Every form of every word of a name (``strict``: by morphology alone, no synonyms)."""
+    of = morph_forms if strict else forms
     out: set[str] = set()
     for w in words(name):
-        out |= morph_forms(w)
-    return frozenset(out)
-
-
-def _all_forms(name: str) -> frozenset[str]:
-    out: set[str] = set()
-    for w in words(name):
-        out |= forms(w)
+        out |= of(w)
     return frozenset(out)
 
 

@@ -47,7 +47,7 @@ def nlp():
 
 @pytest.fixture(scope="module")
 def dev_sessions(embed) -> dict[str, list[tuple[str, list[LoomTurn]]]]:
-    # Never skip: CI has shared/ beside the clone; locomo_dev fails loudly when the data is missing.
+    # Never skip: the conversations ship in tests/data/locomo-dev; locomo_dev fails loudly when they are missing.
     return {
         name: [(sid, make_loom_turns(sid, turns, embed)) for sid, turns in locomo_dev.sessions(name)]
         for name in CONVERSATIONS

@@ -42,7 +42,7 @@ class Sealed:
 
 @pytest.fixture(scope="module")
 def sealed(embed, nlp) -> dict[str, Sealed]:
-    # Never skip: CI has shared/ beside the clone; locomo_dev fails loudly when the data is missing.
+    # Never skip: the conversations ship in tests/data/locomo-dev; locomo_dev fails loudly when they are missing.
     loom = TopicLoom(LocalDecider(nlp), BoxExtractor(nlp))
     result = {}
     for name in CONVERSATIONS:
