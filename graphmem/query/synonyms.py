@@ -23,7 +23,7 @@ GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
     "hunger food satiety fullness nourishment",
     "thirst drink hydration",
     "money cash funds balance",
-    "score points",
+    "score points point",
     "goal objective aim mission quest task chore",
     "phase stage",
     "brightness bright daylight sunlight",
@@ -45,7 +45,7 @@ GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
     "door doorway",
     # actions
     "die perish expire",
-    "sleep doze nap slumber snooze",
+    "sleep doze nap slumber snooze asleep",
     "wake awaken waken",
     "attack hit strike punch smack whack",
     "kill slay defeat destroy vanquish",

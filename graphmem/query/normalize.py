@@ -1,0 +1,248 @@
+"""Questions rewritten into a normal form the grammar reads: numbers as digits, ordinals as ``ord_N``
+tokens (``ord_mN``: N-th to last), every step reference as ``step N``, clause shapes turned into one
+order ("after I slept, the next time I ate" -> "the ord_1 time I ate after I slept"), the agent's names
+and titles as "the agent", and the memory's own text values and quoted names as single tokens.
+
+Closed-class English only; what the memory holds comes in as a :class:`~graphmem.query.lexicon.Lexicon`.
+
+>>> normalize("What did the agent do 2 steps after the third time it collected wood?")
+'what did the agent do 2 steps after the ord_3 time it collected wood'
+"""
+
+from __future__ import annotations
+
+import re
+
+from graphmem.query.lexicon import Lexicon
+from graphmem.query.wordforms import FUNCTION_WORDS, words
+
+MAX_CHARS = 2000
+
+# --------------------------------------------------------------------------------------------------
+# Normalization: numbers to digits, ordinals to ``ord_N`` tokens, step references to ``step N``
+# --------------------------------------------------------------------------------------------------
+
+# fmt: off
+_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+          "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+          "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_ORD_UNITS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+              "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14,
+              "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19}
+_ORD_TENS = {"twentieth": 20, "thirtieth": 30, "fortieth": 40, "fiftieth": 50}
+# fmt: on
+UNIT = r"(?:steps?|moves?|turns?|actions?|ticks?|timesteps?)"
+SUBJECT = r"(?:i|we|you|he|she|it|they|the agent|the player|the bot|the robot|the character)"
+
+
+def _numbers(s: str) -> str:
+    tens = "|".join(_TENS)
+    units = "|".join(_UNITS)
+    s = re.sub(rf"\b({tens})[ -]({'|'.join(k for k in _UNITS if 0 < _UNITS[k] < 10)})\b",
+               lambda m: str(_TENS[m.group(1)] + _UNITS[m.group(2)]), s)
+    s = re.sub(rf"\b({tens})\b(?![ -](?:{'|'.join(_ORD_UNITS)})\b)", lambda m: str(_TENS[m.group(1)]), s)
+    s = re.sub(rf"\b({units})\b(?! (?:of (?:the|my|them|those)|another))", lambda m: str(_UNITS[m.group(1)]), s)
+    s = re.sub(r"\b(?:a couple of|a pair of)\b", "2", s)
+    s = re.sub(rf"\b(?:an?|single) ({UNIT})\b", r"1 \1", s)
+    s = re.sub(r"\btwice\b", "2 times", s)
+    return s
+
+
+def _ordinals(s: str) -> str:
+    s = re.sub(r"\b(second|third|fourth|fifth|2nd|3rd|4th|5th)(?:[ -]+(?:to|from))?[ -]+(?:the )?(?:last|latest|final|most recent)\b",
+               lambda m: f"ord_m{_ord_value(m.group(1))}", s)
+    s = re.sub(r"\b(?:penultimate|next[ -]to[ -]last|one before (?:the )?last)\b", "ord_m2", s)
+    s = re.sub(r"\b(?:very )?(?:last|latest|final|most recent(?:ly)?|lastly)\b", "ord_m1", s)
+    tens = "|".join(_TENS)
+    s = re.sub(rf"\b({tens})[ -]({'|'.join(_ORD_UNITS)})\b", lambda m: f"ord_{_TENS[m.group(1)] + _ORD_UNITS[m.group(2)]}", s)
+    s = re.sub(rf"\b({'|'.join(_ORD_TENS)})\b", lambda m: f"ord_{_ORD_TENS[m.group(1)]}", s)
+    s = re.sub(rf"\b({'|'.join(_ORD_UNITS)})\b", lambda m: f"ord_{_ORD_UNITS[m.group(1)]}", s)
+    s = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"ord_\1", s)
+    s = re.sub(r"\b(?:once again|once more|a second time|another time)\b", "ord_2", s)
+    return s
+
+
+def _ord_value(word: str) -> int:
+    return _ORD_UNITS.get(word) or int(re.sub(r"\D", "", word))
+
+
+def normalize(question: str) -> str:
+    """Lower case, digits for numbers, ``ord_N`` (``ord_mN``: N-th to last) for ordinals, ``step N`` for every step reference.
+
+    >>> normalize("What did the agent do 2 steps after the third time it collected wood?")
+    'what did the agent do 2 steps after the ord_3 time it collected wood'
+    >>> normalize("Which came first: the 2nd-to-last table or step #40?")
+    'which came first, the ord_m2 table or step 40'
+    """
+    s = question[:MAX_CHARS].lower()
+    s = s.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+    s = re.sub(r"[?!\"'`](?![a-z])|(?<![a-z])['`\"]", " ", s)
+    s = re.sub(r"\b(?:up to|until|till|through) and including\b", "up to", s)
+    s = re.sub(r"\btrue ?/ ?false\b|\byes or no\b", "true or false", s)
+    s = re.sub(r"\b(?:hit|health|life) points\b|\bhit-points\b", "hitpoints", s)
+    s = re.sub(r"\b(?:during|in|on|at) (?:the )?(?:time )?step (?=#?\d)", "at step ", s)
+    s = re.sub(r"[\u2013\u2014]|\s-\s", ", ", s)
+    s = re.sub(r"(^|, )(?:please |can you |could you |would you )?(?:tell me|give me|give|say|report|state|show me|let me know|i want to know|i'd like to know|name|identify|find)\s+(?=the |my |our |its |your |what |which |where |when |how )(?:the |my |our |its |your )?", r"\1what was the ", s)
+    s = re.sub(r"^(?:name|list) (?:everything|all)\s*[,:]\s*", "", s)
+    s = re.sub(r"^(?:name|list|enumerate) (?:the |all (?:the )?|every )?([a-z]+s) (?:that (?:were |was )?)?([a-z]+ed)\b", r"what things did i \2 \1", s)
+    s = re.sub(rf"^(?:which|what) (?:distinct |different |unique )?(?:items|things|objects|stuff) did ({SUBJECT}) (?:deal with|handle|interact with|touch|work with|use)\b(.*?),? (?:where|in which|when) (?:{SUBJECT}) ([^.?]+?)[.?]?\s*(?:(?:list|name) them\.?)?\s*$",
+               r"what things did \1 \3 \2", s)
+    s = re.sub(rf"^(?:name|list|enumerate) (?:everything|all (?:the )?(?:things|items|objects)|the (?:things|items|objects)|what) (?:that )?({SUBJECT}) ",
+               r"what things did \1 ", s)
+    s = re.sub(r"^(?:is it true|is it the case|would it be right to say|can you confirm|confirm|true or not[,:]?|(?:is there )?any chance|by any chance|is it possible) (?:that )?", "did ", s)
+    s = re.sub(rf"^did ({SUBJECT}) (was|were|had) ", r"\2 \1 ", s)
+    s = re.sub(r"\b(?:once|after|when) (step \d+) (?:had|has) (?:passed|gone by|elapsed)\b", r"after \1", s)
+    # What a step did is recorded at that step: "right after step 244's action", "once step 71 was done"
+    s = re.sub(r"\b(?:(?:right|just|immediately|directly) )?after (step #?\d+)(?:'s| s) (?:action|move|command|turn)\b", r"at \1", s)
+    s = re.sub(r"\b(?:once|when|after|right after|just after) (step #?\d+)(?:(?:'s| s) (?:action|move|command))? (?:was|had been|has been|is|got) (?:done|taken|performed|executed|complete|completed|finished|over|carried out|made)\b", r"at \1", s)
+    # A frame naming the occurrence first: "Considering the first time I ate: where was I?"
+    s = re.sub(r"^(?:considering|regarding|concerning|thinking (?:about|of)|think (?:about|of)|as for|as to|about|take|consider|looking at|looking back at|focusing on|for)\s+(?=the\b)", "", s)
+    s = re.sub(rf"^(?:is|was) there (?:any |a |some )?(?:record|sign|trace|evidence|instance|case|mention|report) (?:of|that) (?:({SUBJECT}) )?(.+)$", lambda m: f"did {m.group(1) or 'i'} ever {m.group(2)}", s)
+    s = re.sub(r"^(?:is|was|were) there (?:ever )?(?:any|a|some) (?:step|time|point|moment|occasion)\b(.*?)\s*(?:where|when|at which|in which|on which|that)\s+(.+)$", r"did ever \2 \1", s)
+    s = re.sub(r"\(\s*x\s*,\s*y\s*\)", " xy ", s)
+    s = re.sub(r"\s*\(([^()]*)\)", lambda m: " " + m.group(1).replace(",", " ") + " ", s)  # an aside: "(cart, tokens)"
+    s = re.sub(r"[.,;:]?\s*(?:list them |give them |name them )?(?:in|by) (?:the )?(?:order|sequence)(?: (?:first )?(?:done|seen|they happened|of first appearance|they came))?\s*[.?]?\s*$", " ", s)
+    s = re.sub(r"\b(?:leading|that leads|which leads|that led|going|that goes|opening) (in)?to\b", r"\1to", s)  # "the door leading to the kitchen"
+    s = re.sub(r"\bthe ((?:first|second|third|last|\d+(?:st|nd|rd|th)) )?time (between (?:step )?\d+ and (?:step )?\d+) (?:that|when|where) ([^,:;]+)",
+               lambda m: f"the {m.group(1) or ''}time {m.group(3)} {m.group(2)}", s)
+    s = re.sub(r"\b(?:over|during|in|across|throughout) the (?:whole|entire) (?:episode|run|game|trajectory|session)\b|\bin total\b|\boverall\b", " ", s)
+    s = re.sub(r"\band including\b|\b(?:both )?inclusive(?:ly)?\b|\b(?:both )?ends included\b", "", s)
+    s = re.sub(r"\b(?:time[ -]?step|timestep|tick|turn number|move number|step number|step no\.?)\s*#?\s*(?=\d)", "step ", s)
+    s = re.sub(r"\bt\s*=\s*(?=\d)", "step ", s)
+    s = re.sub(r"\bstep\s*#\s*(?=\d)", "step ", s)
+    s = re.sub(r"#\s*(?=\d)", "step ", s)
+    s = _numbers(s)
+    # A leading step frame: "Step 190: what was ahead of it?", "Back at step 59, what was my health?"
+    s = re.sub(r"^(?:(?:back|right|exactly|just|looking|look|considering|regarding|about|as for) )?(?:(?:at|for|in|during|on|as of|around|to) )?(?:the )?step (\d+)\s*[,:]\s*(.+)$",
+               r"\2 at step \1", s)
+    s = re.sub(r"\bsteps (\d+) ?(and|to|through|until|till|-) ?(\d+)\b", lambda m: f"step {m.group(1)} {'and' if m.group(2) == 'and' else 'to'} step {m.group(3)}", s)
+    s = re.sub(r"\bstep (\d+) ?(?:-|to|through) ?(\d+)\b", r"step \1 to step \2", s)
+    s = re.sub(r"\b(?:between|from) (\d+) and (\d+)\b", r"between step \1 and step \2", s)
+    s = re.sub(r"\bin (?:the )?(?:very )?(?:first|opening|initial) (\d+) " + UNIT, r"within_first \1", s)
+    s = re.sub(r"\b(?:within|during|over|across) (?:the )?(?:very )?(?:first|opening|initial) (\d+) " + UNIT, r"within_first \1", s)
+    s = re.sub(r"\b(?:in|within|during|over|across) (?:the )?(?:last|final|latest|most recent) (\d+) " + UNIT, r"within_last \1", s)
+    s = re.sub(r"\b(?:which|what)(?: one| 1)? (?:came|happened|occurred|was|did \S+(?: \S+)? do|took place|happened) (?:first|earlier|sooner|before the other)\b", "which_first", s)
+    m = re.match(r"^(?:of|between) (.+?) and (.+?),? (which_first)\s*$", s)
+    if m:
+        s = f"which_first, {m.group(1)} or {m.group(2)}"
+    if re.search(r"\bor\b", s):
+        s = re.sub(r"\b(?:first|earlier|sooner|before the other)\s*$", "which_first", s)
+    s = re.sub(r"\b(?:the|its|my|our|their) next (time|occasion|instance)\b", r"the ord_1 \1 thereafter", s)
+    s = re.sub(r"\bwhen ([^,:;]+?) next, (following|after) (?:when |the time )?([^,:;]+)", r"the ord_1 time \1 \2 \3", s)
+    s = re.sub(r"\b(?:the|its|my|our|their) previous (time|occasion|instance)\b", r"the ord_m1 \1", s)
+    s = _ordinals(s)
+    # An appositive occurrence: "after I slept, the next time I ate", "before step 32, the last time I drank"
+    s = re.sub(r"\b(after|following|since|before|prior to) ([^,:;]+), (?:and )?(?:then )?the (ord_m?\d+) (time|occasion)(?: thereafter)? ([^,:;]+)",
+               lambda m: f"the {m.group(3)} {m.group(4)} {m.group(5)} {m.group(1)} {m.group(2)}", s)
+    # A window inside the occurrence: "the last time before step 380 that you looked at the drawing"
+    s = re.sub(r"\bthe (ord_m?\d+ )?(time|occasion) ((?:between step \d+ and step \d+|(?:before|after|prior to|following|since|by|until|up to) step \d+|within_first \d+|within_last \d+)) (?:that|when|where|in which|on which) ([^,:;]+)",
+               lambda m: f"the {m.group(1) or ''}{m.group(2)} {m.group(4)} {m.group(3)}", s)
+    s = re.sub(rf"\bhow many {UNIT} (?:separated|separate|lay between|were between)\b", "how many steps between", s)
+    s = re.sub(r"\bbetween (?:the |my |our |its )?(ord_m?\d+) and (?:the |my |our |its )?(ord_m?\d+) (time|occasion)s? (.+)$",
+               r"between the \1 time \4 and the \2 time \4", s)
+    s = re.sub(r"\b(?:for|on) (?:the|a|my|our|its) (ord_m?\d+) (?:time|occasion|instance)\b(?! (?:i|we|you|he|she|it|they|the|my|our|its|their|that|when)\b)", r"\1", s)
+    s = re.sub(r"\bx ?, ?y\b", "xy", s)
+    if re.search(r"\btrue or false\b", s):
+        s = re.sub(r"\s*[(,:-]*\s*\btrue or false\b\s*[),:-]*\s*", " ", s).strip()
+        s = re.sub(r"^(?:was|were|is|did|had)\b", "true_or_false was", s) if not s.startswith("true_or_false") else s
+        if "true_or_false" not in s:
+            s = "true_or_false " + s
+    s = re.sub(r"^(?:what|which) (?:was|is) the (ord_m?\d+ )?(?:step|time|moment|point) (after|before|since|following) (.+?) (?:at which|in which|on which|where|when|that) (.+)$",
+               lambda m: f"when was the {m.group(1) or 'ord_1 '}time {m.group(4)} {m.group(2)} {m.group(3)}", s)
+    s = re.sub(r"\bthe (ord_m?\d+ )?(?:step|time|moment|point) (after|before|since|following) (.+?) (?:at which|in which|on which|where|when|that) (.+)$",
+               lambda m: f"the {m.group(1) or 'ord_1 '}time {m.group(4)} {m.group(2)} {m.group(3)}", s)
+    s = re.sub(r"[,;:]", " , ", s)
+    s = re.sub(r"\s+", " ", s).strip()
+    s = s.replace(" , ", ", ").rstrip(",. ")
+    return s.replace("which_first", "which came first")
+
+#: the token an ordinal becomes: ``ord_3`` (third), ``ord_m1`` (last), ``ord_m2`` (second to last)
+ORDINAL_TOKEN = re.compile(r"\bord_(m?)(\d+)\b")
+
+
+_CAPITALIZED = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+(?:'s)?\b")
+
+
+def names_as_agent(question: str, lex: Lexicon) -> str:
+    """A name inside the question that the memory does not hold ("When Ada placed ...") is the agent."""
+    held = {w for name in (*(o for _, o in lex.pairs), *lex.items, *lex.states, *lex.regions) for w in words(name)}
+    held |= {w for k, _ in lex.pairs for w in words(k)}
+
+    def replace(m: re.Match[str]) -> str:
+        word = m.group(0)
+        base = word.removesuffix("'s")
+        if base.lower() in held:
+            return word
+        return "the agent's" if word.endswith("'s") else "the agent"
+
+    return _CAPITALIZED.sub(replace, question[:MAX_CHARS])
+
+
+_SUBJECT_POSITION = re.compile(r"\b(did|does|do|was|were|is|are|had|has|have|would|could|will|when|whenever|while|once|after|before|until|since|that|time|everything|anything|all|what|which|whether|if|where|and|then|following|ever|of|to|from|by) the ([a-z]+)(?='s\b| [a-z])")
+_AUX_BEFORE = frozenset({"did", "does", "do", "was", "were", "is", "are", "had", "has", "have", "would", "could", "will"})
+_AGENTIVE = re.compile(r"(?:er|or|ist|ant|ent|ian|eer)$")
+_NOT_AGENTS = frozenset({"agent", "player", "time", "step", "first", "last", "next", "same", "game", "episode", "run", "moment",
+                         "point", "end", "start", "beginning", "number", "count", "total", "one", "other", "order", "answer",
+                         "water", "weather", "winter", "summer", "center", "corner", "letter", "paper", "user"})
+
+
+def unheld_subjects(s: str, lex: Lexicon) -> str:
+    """ "did the assistant open ...", "when the adventurer entered ...": a noun in the subject's place that the
+    memory does not hold is the agent (after an auxiliary, or an agent noun after a connective)."""
+    held = {w for name in (*lex.names, *lex.kinds) for w in words(name)}
+
+    def replace(m: re.Match[str]) -> str:
+        noun = m.group(2)
+        if noun in held or noun in _NOT_AGENTS or noun in FUNCTION_WORDS:
+            return m.group(0)
+        if m.group(1) in _AUX_BEFORE or _AGENTIVE.search(noun):
+            return f"{m.group(1)} the agent"
+        return m.group(0)
+
+    return _SUBJECT_POSITION.sub(replace, s)
+
+
+_QUESTION_START = re.compile(r"^(?:what|where|when|which|who|how|did|was|were|had|have|has|is|are|do|does|count|list|at which|in which|on which|at what|in what|on what|tell me)\b")
+_CLAUSE_START = re.compile(rf"^(?:when|whenever|once|as soon as|after|before|prior to|following|right|just|immediately|directly|since|until|till|up to|up until|as of|through|no later than|earlier than|later than|by|between|from|within_first|within_last|in|on|at|during|the|my|our|its|their|(?:\d+|a) {UNIT}|ord_m?\d+)\b")
+
+
+def main_clause_first(s: str) -> str:
+    """ "After I slept, what did I do" -> "what did I do after I slept": the main clause first, so the
+    connectives read the same in either order."""
+    if ", " not in s:
+        return s
+    head, _, last = s.rpartition(", ")
+    asks = re.match(r"^(?:what|where|when|which|how|who)\s+(?:did|was|were|is|are|had|have|has|do|does|many|much|long)\b|^(?:in|at|on) (?:which|what)\b", head)
+    if _QUESTION_START.match(last) and _CLAUSE_START.match(head) and not asks:
+        return f"{last} {head}"
+    return s
+
+
+_VALUE_VERB = (r"\b(?:was|were|is|are|be|been|read|reads|showed|shows|said|says|became|become|becomes|turned|"
+               r"changed|switched|set|equal(?:led|ed|s)?|matched|=)")
+_COPULA = r"\b(?:was|were|is|are|been|became|become|becomes|read|reads|showed|shows|said|says|equalled|equaled|equals)"
+_VALUE_ADVERB = r"(?:first|last|still|again|exactly|finally|once more|for the first time|for the last time|to|into|as|equal to|set to)"
+VALUE_REF = re.compile(r"\bvalueref(\d+)\b")
+
+
+def mark_state_values(question: str, lex: Lexicon) -> str:
+    """A stored text value after a copula ("when my goal was 'find water'") becomes one token,
+    ``valueref<i>`` (its index in the sorted (state, value) pairs), so that no later rewriting of numbers,
+    ordinals or names reads inside it."""
+    pairs = sorted(lex.state_values)
+    if not pairs:
+        return question
+    text = question
+    for value in sorted({v for _, v in pairs}, key=len, reverse=True):
+        quoted = re.compile(rf"({_VALUE_VERB}\s+(?:[\w']+\s+){{0,4}}?(?:{_VALUE_ADVERB}\s+)*)[\"'\u201c\u2018]{re.escape(value)}[\"'\u201d\u2019](?!\w)", re.IGNORECASE)
+        bare = re.compile(rf"({_COPULA}\s+(?:{_VALUE_ADVERB}\s+)*){re.escape(value)}(?!\w)", re.IGNORECASE)
+        m = quoted.search(text) or bare.search(text)
+        if not m:
+            continue
+        owners = [i for i, (_, v) in enumerate(pairs) if v == value]
+        if len(owners) > 1:
+            named = lex.name(words(text[: m.start()])[-6:], {pairs[i][0] for i in owners})
+            owners = [i for i in owners if pairs[i][0] == named] or owners
+        text = text[: m.start()] + m.group(1) + f"valueref{owners[0]}" + text[m.end():]
+    return text
