@@ -5,10 +5,10 @@
 
 Each suite (``benchmarks/suites/<name>.py``) writes its own agent's rollouts through the public record
 types and its own questions with gold answers and gold step ids (see ``benchmarks/suites/README.md``).
-``dev_*`` suites are the development set; ``dev2_*``, ``heldout_*`` and ``heldout2_*`` suites were written
-from the suite spec without the recall code as held-out sets, each measured once blind and then studied,
-so they are development data now; ``heldout3_*`` suites were written the same way afterwards and are the
-held-out set, reported apart and never tuned on. Every
+``dev_*`` suites are the development set; ``dev2_*``, ``heldout_*``, ``heldout2_*`` and ``heldout3_*`` suites
+were written from the suite spec without the recall code as held-out sets, each measured once blind and then
+studied, so they are development data now; ``heldout4_*`` suites were written the same way afterwards and are
+the held-out set, reported apart and never tuned on. Every
 episode goes into a namespace of its own through ``Memory.add_steps``; each question is asked with
 ``Memory.answer`` at the budget.
 
@@ -57,6 +57,9 @@ DEFAULT_SEEDS = {
     "heldout3_crafter": [7600, 7601, 7602],
     "heldout3_textworld": [7700, 7701, 7702],
     "heldout3_science": [7800, 7801, 7802],
+    "heldout4_crafter": [7900, 7901, 7902],
+    "heldout4_textworld": [8000, 8001, 8002],
+    "heldout4_science": [8100, 8101, 8102],
 }
 
 
