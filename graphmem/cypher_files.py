@@ -15,7 +15,7 @@ from importlib import resources
 from graphmem.errors import StoreError
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cypher(name: str) -> str:
     """The statement in ``cypher/<name>.cypher``, with its ``//`` header comments removed."""
     try:
@@ -32,7 +32,7 @@ def cypher(name: str) -> str:
 def schema_statements() -> list[str]:
     """Every schema statement (constraints, indexes) in ``cypher/schema/``, in file-name order."""
     folder = resources.files("graphmem.cypher").joinpath("schema")
-    names = sorted(p.name for p in folder.iterdir() if p.name.endswith(".cypher") and p.name != "ping.cypher")
+    names = sorted(p.name for p in folder.iterdir() if p.name.endswith(".cypher"))
     statements: list[str] = []
     for name in names:
         text = cypher(f"schema/{name[: -len('.cypher')]}")

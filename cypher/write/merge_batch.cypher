@@ -55,13 +55,6 @@ CALL (ends, complete) {
   RETURN count(*) AS at
 }
 CALL (ends, complete) {
-  UNWIND CASE WHEN complete THEN $batch.edges.CAUSES ELSE [] END AS r
-  WITH ends[r[0]] AS a, ends[r[1]] AS b, r
-  MERGE (a)-[e:CAUSES]->(b)
-  SET e += r[2]
-  RETURN count(*) AS causes
-}
-CALL (ends, complete) {
   UNWIND CASE WHEN complete THEN $batch.edges.CHANGES ELSE [] END AS r
   WITH ends[r[0]] AS a, ends[r[1]] AS b, r
   MERGE (a)-[e:CHANGES]->(b)
@@ -138,4 +131,4 @@ CALL (ends, complete) {
   SET e += r[2]
   RETURN count(*) AS spoken_by
 }
-RETURN at + causes + changes + contains + enables + has_event + involves + in_episode + in_session + in_trace + mentions + next + spoken_by AS merged
+RETURN at + changes + contains + enables + has_event + involves + in_episode + in_session + in_trace + mentions + next + spoken_by AS merged

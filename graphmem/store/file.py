@@ -119,7 +119,8 @@ def _unpack(packed: dict[str, str]) -> list[float]:
     """The list of floats of ``_encode``'s ``{"f4": ...}`` or ``{"f8": ...}``."""
     ((kind, data),) = packed.items()
     dtype = {"f4": "<f4", "f8": "<f8"}[kind]
-    return np.frombuffer(base64.b64decode(data), dtype=dtype).astype(np.float64).tolist()
+    values: list[float] = np.frombuffer(base64.b64decode(data), dtype=dtype).astype(np.float64).tolist()
+    return values
 
 
 def _encode_props(props: Mapping[str, Any]) -> dict[str, Any]:

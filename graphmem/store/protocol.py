@@ -34,7 +34,6 @@ EDGE_TYPES: frozenset[str] = frozenset(
         "MENTIONS",  # turn -> entity/participant
         "SPOKEN_BY",  # turn -> participant
         "ENABLES",  # causal: step that gained an item -> later step that spent it
-        "CAUSES",  # causal: plan -> outcome
         "CONTAINS",  # box -> turn
         "IN_TRACE",  # event -> trace
         "CHANGES",  # step -> change: an inventory item or state value the step changed
@@ -219,11 +218,11 @@ class WriteBatch:
     edges: tuple[EdgeRow, ...] = ()
     expect: tuple[Expect, ...] = ()
 
-    def __add__(self, other: "WriteBatch") -> "WriteBatch":
+    def __add__(self, other: WriteBatch) -> WriteBatch:
         return WriteBatch.join([self, other])
 
     @staticmethod
-    def join(batches: Sequence["WriteBatch"]) -> "WriteBatch":
+    def join(batches: Sequence[WriteBatch]) -> WriteBatch:
         """The batches as one, in order (one concatenation, however many there are)."""
         return WriteBatch(
             tuple(row for b in batches for row in b.nodes),

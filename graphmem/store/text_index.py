@@ -34,22 +34,7 @@ _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 # for a whole question against 20 ms for its content words). Content verbs spaCy counts as stop words
 # ("give", "move", "make") stay in.
 FUNCTION_WORDS = frozenset(
-    """a about above across after afterwards again against all almost alone along already also although always
-    am among amongst an and another any anyhow anyone anything anyway anywhere are around as at be became
-    because become becomes becoming been before beforehand behind being below beside besides between beyond
-    both but by ca can cannot could did do does doing done down due during each either else elsewhere
-    enough even ever every everyone everything everywhere except few for former formerly from further get
-    had has have he hence her here hereafter hereby herein hereupon hers herself him himself his how however
-    i if in indeed into is it its itself just least less many may me meanwhile might mine more moreover most
-    mostly much must my myself namely neither never nevertheless no nobody none noone nor not nothing now
-    nowhere of off often on once only onto or other others otherwise our ours ourselves out over own per
-    perhaps please quite rather re really regarding same say seem seemed seeming seems several she should
-    since so some somehow someone something sometime sometimes somewhere still such than that the their
-    them themselves then thence there thereafter thereby therefore therein thereupon these they this those
-    though through throughout thru thus to too toward towards under unless until up upon us various very via
-    was we well were what whatever when whence whenever where whereafter whereas whereby wherein whereupon
-    wherever whether which while whither who whoever whole whom whose why will with within without would
-    yet you your yours yourself yourselves 's 'm 're 've 'd 'll n't""".split()
+    ["a", "about", "above", "across", "after", "afterwards", "again", "against", "all", "almost", "alone", "along", "already", "also", "although", "always", "am", "among", "amongst", "an", "and", "another", "any", "anyhow", "anyone", "anything", "anyway", "anywhere", "are", "around", "as", "at", "be", "became", "because", "become", "becomes", "becoming", "been", "before", "beforehand", "behind", "being", "below", "beside", "besides", "between", "beyond", "both", "but", "by", "ca", "can", "cannot", "could", "did", "do", "does", "doing", "done", "down", "due", "during", "each", "either", "else", "elsewhere", "enough", "even", "ever", "every", "everyone", "everything", "everywhere", "except", "few", "for", "former", "formerly", "from", "further", "get", "had", "has", "have", "he", "hence", "her", "here", "hereafter", "hereby", "herein", "hereupon", "hers", "herself", "him", "himself", "his", "how", "however", "i", "if", "in", "indeed", "into", "is", "it", "its", "itself", "just", "least", "less", "many", "may", "me", "meanwhile", "might", "mine", "more", "moreover", "most", "mostly", "much", "must", "my", "myself", "namely", "neither", "never", "nevertheless", "no", "nobody", "none", "noone", "nor", "not", "nothing", "now", "nowhere", "of", "off", "often", "on", "once", "only", "onto", "or", "other", "others", "otherwise", "our", "ours", "ourselves", "out", "over", "own", "per", "perhaps", "please", "quite", "rather", "re", "really", "regarding", "same", "say", "seem", "seemed", "seeming", "seems", "several", "she", "should", "since", "so", "some", "somehow", "someone", "something", "sometime", "sometimes", "somewhere", "still", "such", "than", "that", "the", "their", "them", "themselves", "then", "thence", "there", "thereafter", "thereby", "therefore", "therein", "thereupon", "these", "they", "this", "those", "though", "through", "throughout", "thru", "thus", "to", "too", "toward", "towards", "under", "unless", "until", "up", "upon", "us", "various", "very", "via", "was", "we", "well", "were", "what", "whatever", "when", "whence", "whenever", "where", "whereafter", "whereas", "whereby", "wherein", "whereupon", "wherever", "whether", "which", "while", "whither", "who", "whoever", "whole", "whom", "whose", "why", "will", "with", "within", "without", "would", "yet", "you", "your", "yours", "yourself", "yourselves", "'s", "'m", "'re", "'ve", "'d", "'ll", "n't"]
 )
 
 
@@ -236,5 +221,5 @@ class BM25Index:
             kth = np.partition(totals, len(totals) - k)[len(totals) - k]
             keep = totals >= kth
             docs, totals = docs[keep], totals[keep]
-        ranked = sorted(((keys[i], float(s)) for i, s in zip(docs.tolist(), totals.tolist())), key=lambda kv: (-kv[1], kv[0]))  # type: ignore[arg-type, return-value]
-        return ranked[:k]  # type: ignore[return-value]
+        ranked = sorted(((keys[i], float(s)) for i, s in zip(docs.tolist(), totals.tolist())), key=lambda kv: (-kv[1], kv[0]))
+        return ranked[:k]

@@ -62,12 +62,12 @@ def test_edges_between_stored_nodes_and_with_properties(store, namespace):
     store.write(step_rows(namespace, "run", 4))
     counts = store.counts(namespace)
     # Both ends stored before (none in the batch), one edge with properties, one repeated: merged once.
-    causes = EdgeRow("CAUSES", namespace, node_key("Step", "run:0"), node_key("Step", "run:3"), {"via": "wood"})
+    enables = EdgeRow("ENABLES", namespace, node_key("Step", "run:0"), node_key("Step", "run:3"), {"items": ["wood"]})
     step = NodeRow("Step", namespace, "run:4", {"episode": "run", "t": 4})
-    store.write(WriteBatch((step,), (causes, EdgeRow("NEXT", namespace, node_key("Step", "run:3"), node_key("Step", "run:4")), causes)))
-    store.write(WriteBatch((), (causes,)))
+    store.write(WriteBatch((step,), (enables, EdgeRow("NEXT", namespace, node_key("Step", "run:3"), node_key("Step", "run:4")), enables)))
+    store.write(WriteBatch((), (enables,)))
     after = store.counts(namespace)
-    assert after["CAUSES"] == counts.get("CAUSES", 0) + 1 and after["NEXT"] == counts["NEXT"] + 1
+    assert after["ENABLES"] == counts.get("ENABLES", 0) + 1 and after["NEXT"] == counts["NEXT"] + 1
     assert after["Step"] == counts["Step"] + 1
 
 
@@ -183,7 +183,7 @@ def test_fulltext_same_ranking(store, namespace, other_namespace):
 
 
 def test_search_hits_carry_their_nodes_when_asked(store, namespace, other_namespace, monkeypatch):
-    import graphmem.store.neo4j as neo4j_store
+    import graphmem.store.neo4j_vector as neo4j_store
 
     store.write(step_rows(namespace, "run", 16))
     store.write(step_rows(other_namespace, "run", 16))
@@ -215,7 +215,7 @@ def test_vector_search_keeps_to_one_kind_of_unit(store, namespace, other_namespa
     # A namespace with steps and turns (an agent that acts and chats): dialogue recall asks for turns,
     # trajectory recall for steps, and the other kind takes none of the k places, exactly or through the
     # shared index. Turns sit right next to the steps, so an unfiltered search mixes them.
-    import graphmem.store.neo4j as neo4j_store
+    import graphmem.store.neo4j_vector as neo4j_store
 
     if exact_cap is not None:
         monkeypatch.setattr(neo4j_store, "EXACT_CAP", exact_cap)
@@ -247,7 +247,7 @@ def test_vector_search_finds_a_namespace_crowded_out_of_the_shared_index(store, 
     # The other namespace's 300 vectors are all closer to the query than anything of ours: the shared
     # vector index's first few hundred answers hold none of our units. The search must still return our
     # exact top k, again when it remembers that our namespace is small, and after it has outgrown that.
-    import graphmem.store.neo4j as neo4j_store
+    import graphmem.store.neo4j_vector as neo4j_store
 
     crowd = [NodeRow("Step", other_namespace, f"c:{i}", {"episode": "c", "t": i, "text": "crowd", "embedding": near(6, i)})
              for i in range(300)]

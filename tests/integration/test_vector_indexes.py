@@ -15,10 +15,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-import graphmem.store.neo4j as neo4j_module
+import graphmem.store.neo4j_vector as neo4j_module
 from graphmem.store.neo4j import Neo4jStore
 from graphmem.store.protocol import NodeRow, WriteBatch
-
 
 BASE = np.random.default_rng(424_242).normal(size=384)
 BASE /= np.linalg.norm(BASE)
