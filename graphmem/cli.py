@@ -40,13 +40,18 @@ DIALOGUE_QUESTIONS = (
 
 
 def _demo(args: argparse.Namespace) -> int:
+    from graphmem.commands.options import neo4j_auth
     from graphmem.loaders.chat_jsonl import load_chat_jsonl
     from graphmem.loaders.jsonl_steps import read_steps_jsonl
     from graphmem.memory import Memory
     from graphmem.recall.expansion import vocabulary_for
+    from graphmem.settings import Settings
 
     data = resources.files("graphmem").joinpath("data")
-    with Memory() as mem:
+    settings = Settings.from_environment()
+    # The same credentials as every other command (graphmem's own server's password by default).
+    auth = neo4j_auth(settings=settings) if settings.neo4j_uri else None
+    with Memory(settings.neo4j_uri, auth=auth) as mem:
         backend = type(mem.store).__name__
         console.print(f"[bold]graphmem demo[/bold] on the {backend} backend, budget {args.budget} tokens (cl100k_base)")
         with resources.as_file(data.joinpath("demo_crafter.jsonl")) as path:

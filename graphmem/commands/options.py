@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from typing import TYPE_CHECKING, Any
 
 from graphmem.errors import GraphmemError
+from graphmem.settings import Settings
 
 if TYPE_CHECKING:
     from graphmem.memory import Memory
@@ -65,20 +65,31 @@ def add_json_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document on stdout (for scripts)")
 
 
+def neo4j_auth(user: str | None = None, password: str | None = None, settings: Settings | None = None) -> tuple[str, str]:
+    """The (user, password) every command connects to Neo4j with: the option, else GRAPHMEM_NEO4J_USER /
+    GRAPHMEM_NEO4J_PASSWORD, else user neo4j with the password of graphmem's own server, so that
+    `graphmem neo4j start` and then any command just works.
+
+    >>> neo4j_auth(settings=Settings.from_environment({}))
+    ('neo4j', 'graphmem-password')
+    >>> neo4j_auth(password="another-password", settings=Settings.from_environment({"GRAPHMEM_NEO4J_USER": "maya"}))
+    ('maya', 'another-password')
+    """
+    from graphmem.neo4j_server import DEFAULT_PASSWORD
+
+    settings = settings or Settings.from_environment()
+    return (user or settings.neo4j_user, password or settings.neo4j_password or DEFAULT_PASSWORD)
+
+
 def open_store_from(args: argparse.Namespace) -> GraphStore:
     """The store the options (else the environment) name; no embedding model is loaded."""
-    from graphmem import neo4j_server
     from graphmem.store.open import open_store
 
     if args.uri and args.path:
         raise UsageError("give --uri (Neo4j) or --path (a memory file), not both")
-    uri = args.uri or (None if args.path else os.environ.get("GRAPHMEM_NEO4J_URI"))
-    auth = None
-    if uri:
-        # The project-managed server's password is the fallback, so `graphmem neo4j start` just works.
-        user = args.user or os.environ.get("GRAPHMEM_NEO4J_USER", "neo4j")
-        password = args.password or os.environ.get("GRAPHMEM_NEO4J_PASSWORD") or neo4j_server.password()
-        auth = (user, password)
+    settings = Settings.from_environment()
+    uri = args.uri or (None if args.path else settings.neo4j_uri)
+    auth = neo4j_auth(args.user, args.password, settings) if uri else None
     return open_store(uri, auth=auth, database=args.database, path=args.path)
 
 
@@ -112,7 +123,7 @@ def evidence_json(evidence: Evidence) -> dict[str, Any]:
 
 def answerer_from_env() -> Any:
     """The chat answerer GRAPHMEM_LLM_BASE_URL and GRAPHMEM_LLM_MODEL name, or None (the executor answers)."""
-    if not (os.environ.get("GRAPHMEM_LLM_BASE_URL") and os.environ.get("GRAPHMEM_LLM_MODEL")):
+    if not Settings.from_environment().llm_configured:
         return None
     from graphmem.answer import ChatAnswerer
 

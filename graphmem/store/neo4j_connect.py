@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from neo4j import Driver, GraphDatabase
+from neo4j import Driver, GraphDatabase, NotificationDisabledClassification
 from neo4j.exceptions import (
     AuthError,
     ClientError,
@@ -36,6 +36,11 @@ from graphmem.records import short, unicode_problem
 
 #: The URI schemes of the Bolt protocol (``+s``: TLS, ``+ssc``: TLS with a self-signed certificate).
 BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+#: Notifications the server is asked not to send. graphmem's statements name every label and property they
+#: may meet, and a database that holds none of them yet (a first run) answers each such name with an
+#: UNRECOGNIZED warning ("the property `seq` does not exist"), which the driver logs on stderr. Deprecation,
+#: performance and other warnings still come.
+DISABLED_NOTIFICATIONS = (NotificationDisabledClassification.UNRECOGNIZED,)
 
 
 def checked_uri(uri: object) -> str:
@@ -97,10 +102,12 @@ def checked_database(database: object) -> str | None:
 
 def connect(uri: object, auth: object, database: object, **config: Any) -> Driver:
     """A driver connected to the Neo4j server at ``uri`` whose ``database`` (None: the server's default)
-    exists; ``config`` goes to ``GraphDatabase.driver``."""
+    exists; ``config`` goes to ``GraphDatabase.driver`` (by default without the notifications
+    ``DISABLED_NOTIFICATIONS`` names)."""
     address = checked_uri(uri)
     credentials = checked_auth(auth)
     name = checked_database(database)
+    config.setdefault("notifications_disabled_classifications", list(DISABLED_NOTIFICATIONS))
     try:
         driver = GraphDatabase.driver(address, auth=credentials, **config)
     except (ValueError, DriverError) as exc:

@@ -4,13 +4,13 @@ database, a memory used after it was closed (``graphmem.store.neo4j_connect``)."
 from __future__ import annotations
 
 import pytest
-from hash_embed import HashEmbedder
 
 from graphmem.errors import InvalidArgumentError, StoreError
 from graphmem.memory import Memory
 from graphmem.store.neo4j import Neo4jStore
 from graphmem.store.neo4j_connect import checked_uri
 from graphmem.store.open import open_store
+from hash_embed import HashEmbedder
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ file runs top to bottom: start, use, restart-is-harmless, stop.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import random
 import socket
@@ -91,8 +92,21 @@ def test_start_reports_running_server(server_config: ns.Neo4jServerConfig, start
     # Vector segments merge at 10, not Neo4j's 50, and a populated vector index buffers 128 MB per
     # segment, not 1; the server validates its settings strictly, so it would not have started with a
     # misspelled one.
-    assert f"internal.dbms.index.vector.standard_merge_factor={ns.VECTOR_MERGE_FACTOR}" in conf
-    assert f"internal.dbms.index.vector.population_ram_buffer_size={ns.VECTOR_POPULATION_RAM_MB}" in conf
+    assert f"internal.dbms.index.vector.standard_merge_factor={server_config.vector_merge_factor}" in conf
+    assert f"internal.dbms.index.vector.population_ram_buffer_size={server_config.vector_population_ram_mb}" in conf
+
+
+def test_a_recall_on_a_fresh_database_logs_no_driver_warning(started: ns.Neo4jServerStatus,
+                                                              caplog: pytest.LogCaptureFixture) -> None:
+    # This file's server is new: its database holds none of graphmem's labels and properties yet, and the
+    # server warns about each one a statement names unless the driver asks it not to.
+    from graphmem.memory import Memory
+
+    with caplog.at_level(logging.WARNING, logger="neo4j"), Memory(started.bolt_uri, auth=("neo4j", PASSWORD)) as mem:
+        steps = mem.recall("agent-1", "where was I the last time I drank water?", budget=100)
+        turns = mem.recall("user-1", "What did Maya say about the marathon?", budget=100)
+    assert not steps.source_ids and not turns.source_ids
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("neo4j")] == []
 
 
 def test_bolt_answers_with_auth(driver: neo4j.Driver) -> None:
@@ -105,9 +119,8 @@ def test_bolt_answers_with_auth(driver: neo4j.Driver) -> None:
 
 
 def test_wrong_password_is_refused(started: ns.Neo4jServerStatus) -> None:
-    with neo4j.GraphDatabase.driver(started.bolt_uri, auth=("neo4j", "not-the-password")) as drv:
-        with pytest.raises(AuthError):
-            drv.verify_connectivity()
+    with neo4j.GraphDatabase.driver(started.bolt_uri, auth=("neo4j", "not-the-password")) as drv, pytest.raises(AuthError):
+        drv.verify_connectivity()
 
 
 def test_browser_is_served(started: ns.Neo4jServerStatus) -> None:
@@ -163,7 +176,7 @@ def test_second_start_is_harmless(server_config: ns.Neo4jServerConfig, started: 
         [sys.executable, "-m", "graphmem.neo4j_server", "start", "--home", str(server_config.home),
          "--lib-dir", str(server_config.libs),
          "--bolt-port", str(server_config.bolt_port), "--http-port", str(server_config.http_port)],
-        cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=120, check=False,
         env={**os.environ, ns.ENV_PASSWORD: PASSWORD},
     )
     assert proc.returncode == 0, proc.stderr

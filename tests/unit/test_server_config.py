@@ -7,13 +7,14 @@ from pathlib import Path
 import pytest
 
 from graphmem import neo4j_server as ns
+from graphmem.neo4j_server.neo4j_conf import render_config
 
 
 def test_default_page_cache_holds_a_million_unit_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(ns.ENV_PAGECACHE, raising=False)
     config = ns.Neo4jServerConfig.from_env(tmp_path)
-    assert config.pagecache == ns.DEFAULT_PAGECACHE == "4g"
-    assert "server.memory.pagecache.size=4g" in ns.render_config(config)
+    assert config.pagecache == "4g"
+    assert "server.memory.pagecache.size=4g" in render_config(config)
 
 
 def test_page_cache_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
