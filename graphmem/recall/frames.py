@@ -19,7 +19,8 @@ from datetime import date, datetime, timedelta
 
 from graphmem.errors import InvalidRecordError
 from graphmem.records import validate_datetime
-from graphmem.write.context import TimeMention, Window, calendar_span, ground_mention, parse_time_mentions
+from graphmem.timeexpr.ground import Window, calendar_span, ground_mention
+from graphmem.timeexpr.parse import TimeMention, parse_time_mentions
 
 logger = logging.getLogger(__name__)
 

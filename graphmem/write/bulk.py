@@ -58,17 +58,14 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Self
 
 from graphmem.errors import ConflictError, GraphmemError, InvalidRecordError
-from graphmem.memory import DEFAULT_DIALOGUE_EPISODE
 from graphmem.records import Step, Turn, short, validate_id, validate_steps
 from graphmem.store.protocol import WriteBatch, node_key
 from graphmem.write.dialogue import DialogueState
+from graphmem.write.planning import DEFAULT_DIALOGUE_EPISODE, WritePlanner, WriteReport
 from graphmem.write.steps import EpisodeSoFar, episode_so_far
-
-if TYPE_CHECKING:
-    from graphmem.memory import Memory, WriteReport
 
 #: Writes in flight at once, on different lanes (one episode's steps, the dialogue sessions): Neo4j runs
 #: a transaction on one core, so two writes keep a 2-core server busy while the client builds the next
@@ -132,9 +129,9 @@ def _episode_guard(batch: WriteBatch, namespace: str, episode_id: str) -> WriteB
 
 
 class BulkWriter:
-    """Pipelined appends to a ``Memory``; use as a context manager (``Memory.bulk()``)."""
+    """Pipelined appends to a ``Memory`` (any ``WritePlanner``); use as a context manager (``Memory.bulk()``)."""
 
-    def __init__(self, memory: Memory) -> None:
+    def __init__(self, memory: WritePlanner) -> None:
         self.memory = memory
         self._pool = ThreadPoolExecutor(max_workers=WRITE_LANES, thread_name_prefix="graphmem-bulk")
         #: The write in flight on each lane (an episode's larger batches of steps, or a group), oldest
@@ -158,7 +155,7 @@ class BulkWriter:
         self._known: OrderedDict[str, dict[str, str]] = OrderedDict()
         self._group_lane = 0
 
-    def __enter__(self) -> BulkWriter:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -166,8 +163,6 @@ class BulkWriter:
 
     def add_steps(self, namespace: str, episode_id: str, steps: Sequence[Step]) -> WriteReport:
         """Append steps as ``Memory.add_steps`` does; the batch is written while the caller goes on."""
-        from graphmem.memory import WriteReport
-
         self._check_usable()
         validate_id(namespace, f"episode {short(episode_id)}", "namespace")
         validate_id(episode_id, f"episode {short(episode_id)}", "episode_id")
@@ -214,8 +209,6 @@ class BulkWriter:
         episode_id: str = DEFAULT_DIALOGUE_EPISODE,
     ) -> WriteReport:
         """Add a dialogue session as ``Memory.add_session`` does; it is written with the next sessions."""
-        from graphmem.memory import WriteReport
-
         self._check_usable()
         session = self.memory.validated_session(namespace, session_id, turns, started_at, ended_at, episode_id)
         writer = self.memory.dialogue_writer
@@ -343,7 +336,7 @@ class BulkWriter:
             try:
                 self._in_flight.pop(name, None)
                 self._pending.pop(name).result()
-            except BaseException as exc:
+            except BaseException as exc:  # noqa: BLE001 - kept, and raised once every lane has landed
                 failure = failure or exc
         if failure is None:
             return
@@ -352,7 +345,7 @@ class BulkWriter:
             self._in_flight.pop(name, None)
             try:
                 self._pending.pop(name).result()
-            except BaseException:
+            except BaseException:  # noqa: BLE001, S110 - the first failure is the one reported
                 pass
         self._failed = failure
         self._known.clear()

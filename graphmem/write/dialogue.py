@@ -13,28 +13,33 @@ import json
 import logging
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import datetime
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 import numpy as np
 
 from graphmem.embed import Embedder, checked_embeddings
 from graphmem.errors import ConflictError, InvalidRecordError
+from graphmem.nlp import load_nlp
 from graphmem.records import Turn
 from graphmem.store.protocol import Expect, GraphStore, WriteBatch, dimensions_of, episodes_with, node_key
 from graphmem.write.context import ContextExtractor, TurnContext
-from graphmem.write.loom import (
-    BoxExtractor,
-    LocalDecider,
-    LoomTurn,
-    SealedBox,
-    TopicLoom,
-    make_loom_turns,
-    normalize_for_parse,
-    split_photo,
+from graphmem.write.loom.config import DEFAULT_LOOM_CONFIG, LoomConfig
+from graphmem.write.loom.decide import LocalDecider
+from graphmem.write.loom.extract import BoxExtractor
+from graphmem.write.loom.prepare import make_loom_turns, split_photo
+from graphmem.write.loom.records import LoomTurn, SealedBox
+from graphmem.write.loom.terms import normalize_for_parse
+from graphmem.write.loom.topic_loom import TopicLoom
+from graphmem.write.turns import (
+    BoxWrite,
+    DialogueSoFar,
+    build_session_batch,
+    dialogue_so_far,
+    session_digest,
+    usable_contexts,
 )
-from graphmem.write.turns import BoxWrite, DialogueSoFar, build_session_batch, dialogue_so_far, session_digest, usable_contexts
 from graphmem.write.weaver import TraceEvent, TraceWeaver
 
 log = logging.getLogger(__name__)
@@ -95,7 +100,7 @@ def box_embedding(turn_vectors: np.ndarray, event_vectors: np.ndarray) -> np.nda
     unit-length sentence vectors is the usual centroid of a topic, and the events pull it towards what
     happened in the box rather than its small talk.
     """
-    vector = turn_vectors.mean(axis=0)
+    vector: np.ndarray = turn_vectors.mean(axis=0)
     if len(event_vectors):
         vector = vector + BOX_EVENT_WEIGHT * event_vectors.mean(axis=0)
     norm = float(np.linalg.norm(vector))
@@ -161,10 +166,20 @@ class SessionWrite:
 
 
 class DialogueWriter:
-    def __init__(self, store: GraphStore, embedder: Embedder, boxes: bool = True, contexts: ContextSource | None = None) -> None:
+    """Writes dialogue sessions; ``loom_config`` tunes the topic loom that cuts them into boxes."""
+
+    def __init__(
+        self,
+        store: GraphStore,
+        embedder: Embedder,
+        boxes: bool = True,
+        contexts: ContextSource | None = None,
+        loom_config: LoomConfig = DEFAULT_LOOM_CONFIG,
+    ) -> None:
         self.store = store
         self.embedder = embedder
         self.boxes = boxes
+        self.loom_config = loom_config
         self._parses: SharedParses | None = None
         self._contexts: ContextSource | None = contexts
         self._loom: TopicLoom | None = None
@@ -185,9 +200,7 @@ class DialogueWriter:
     @property
     def parses(self) -> SharedParses:
         if self._parses is None:
-            from graphmem.write.context import _default_nlp
-
-            self._parses = SharedParses(_default_nlp())
+            self._parses = SharedParses(load_nlp())
         return self._parses
 
     @property
@@ -199,7 +212,8 @@ class DialogueWriter:
     @property
     def loom(self) -> TopicLoom:
         if self._loom is None:
-            self._loom = TopicLoom(LocalDecider(nlp=self.parses), BoxExtractor(nlp=self.parses))
+            config = self.loom_config
+            self._loom = TopicLoom(LocalDecider(self.parses, config), BoxExtractor(self.parses, config), config)
         return self._loom
 
     @property

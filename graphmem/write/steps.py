@@ -66,7 +66,7 @@ def step_from_json(payload: str) -> Step:
         relations=tuple(Relation(r["subject"], r["predicate"], r["obj"]) for r in data.get("relations", ())),
         inventory=tuple((k, v) for k, v in data.get("inventory", ())),
         state=tuple((k, v) for k, v in data.get("state", ())),
-        location=Location(tuple(pos) if pos is not None else None, loc.get("region", ""), loc.get("underfoot", "")),  # type: ignore[arg-type]
+        location=Location(tuple(pos) if pos is not None else None, loc.get("region", ""), loc.get("underfoot", "")),
         observation=data.get("observation", ""),
     )
 

@@ -23,7 +23,7 @@ from graphmem.errors import GraphmemError
 from graphmem.records import MAX_NAME_CHARS, Turn, unicode_problem
 from graphmem.store.protocol import EdgeRow, NodeRow, WriteBatch, node_key
 from graphmem.write.context import TurnContext
-from graphmem.write.loom import SealedBox
+from graphmem.write.loom.records import SealedBox
 from graphmem.write.weaver import TraceAssignment
 
 
@@ -33,7 +33,9 @@ def epoch(value: datetime | None) -> float | None:
 
 def session_digest(session_id: str, started_at: datetime, ended_at: datetime | None, turns: Sequence[Turn]) -> str:
     """A fingerprint of what the caller gave for a session; re-adding the same session is a no-op."""
-    data = [session_id, started_at.isoformat(), ended_at.isoformat() if ended_at else None]
+    data: list[str | None | list[str | None]] = [
+        session_id, started_at.isoformat(), ended_at.isoformat() if ended_at else None
+    ]
     data += [[t.id, t.speaker, t.text, t.image_caption] for t in turns]
     return hashlib.sha256(json.dumps(data).encode("utf-8")).hexdigest()[:32]
 
@@ -43,7 +45,7 @@ def turn_search_text(turn: Turn, context: TurnContext) -> str:
 
     The lemmas ("paint" for "painted", "kid" for "kids") let a question's word meet the turn's inflected
     form: both backends' analyzers only lower-case, they do not stem. Recall adds the lemmas of the
-    question's words too (``graphmem.recall.dialogue.analyze_question``).
+    question's words too (``graphmem.recall.dialogue.question.analyze_question``).
 
     >>> from datetime import timezone
     >>> from graphmem.write.context import ContextExtractor

@@ -37,7 +37,11 @@ from typing import Any
 
 import numpy as np
 
-from graphmem.write.loom import Chat, Embed, SealedBox, content_terms, load_nlp, parse_json_object
+from graphmem.nlp import load_nlp
+from graphmem.write.chat import Chat, parse_json_object
+from graphmem.write.loom.prepare import Embed
+from graphmem.write.loom.records import SealedBox
+from graphmem.write.loom.terms import content_terms
 
 logger = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 import pytest
 from hypothesis import given, settings
@@ -11,15 +11,10 @@ from hypothesis import strategies as st
 import locomo_dev
 from graphmem.errors import InvalidRecordError
 from graphmem.records import Turn
-from graphmem.write.context import (
-    ContextExtractor,
-    TurnContext,
-    find_time_expressions,
-    ground_mention,
-    parse_time_mentions,
-)
+from graphmem.timeexpr.ground import find_time_expressions, ground_mention
+from graphmem.timeexpr.parse import parse_time_mentions
+from graphmem.write.context import ContextExtractor, TurnContext
 
-UTC = timezone.utc
 MON_8_MAY_2023 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # LoCoMo conv-26, session 1 (a Monday)
 
 
@@ -142,7 +137,7 @@ def test_long_texts_parse_in_linear_time() -> None:
     import time
 
     rng = random.Random(7)
-    words = "in on the last May June 2023 summer week before after since of , Friday between and to from ago two".split()
+    words = ["in", "on", "the", "last", "May", "June", "2023", "summer", "week", "before", "after", "since", "of", ",", "Friday", "between", "and", "to", "from", "ago", "two"]
     text = " ".join(rng.choice(words) for _ in range(10_000))  # about 45,000 characters, dense with cues
     started = time.perf_counter()
     mentions = parse_time_mentions(text)
@@ -214,6 +209,28 @@ def test_yesterday_grounds_to_the_day_before_the_session(extractor: ContextExtra
 )
 def test_event_time_of_reported_events(extractor: ContextExtractor, text: str, first: date, last: date) -> None:
     ctx = _one(extractor, text)
+    assert (ctx.event_start.date(), ctx.event_end.date()) == (first, last)  # type: ignore[union-attr]
+
+
+SAT_2_MAR_2024 = datetime(2024, 3, 2, 10, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "text, first, last",
+    [
+        # Arranged in the past, for the nearest June: the one ahead, not June 2023.
+        ("I signed up for the half marathon in June!", date(2024, 6, 1), date(2024, 6, 30)),
+        ("We registered for a pottery class in July.", date(2024, 7, 1), date(2024, 7, 31)),
+        ("I booked a cabin for the summer.", date(2024, 6, 1), date(2024, 8, 31)),
+        # A past verb of doing still dates the month behind the session.
+        ("I ran the half marathon in June.", date(2023, 6, 1), date(2023, 6, 30)),
+        ("I signed the lease in June.", date(2023, 6, 1), date(2023, 6, 30)),
+    ],
+)
+def test_a_bare_month_said_with_a_verb_of_arranging_is_the_nearest(
+    extractor: ContextExtractor, text: str, first: date, last: date
+) -> None:
+    ctx = _one(extractor, text, when=SAT_2_MAR_2024)
     assert (ctx.event_start.date(), ctx.event_end.date()) == (first, last)  # type: ignore[union-attr]
 
 

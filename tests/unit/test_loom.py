@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -12,23 +13,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import locomo_dev
+from graphmem.nlp import load_nlp
 from graphmem.records import Turn
-from graphmem.write.loom import (
-    BoxExtractor,
-    Decision,
-    LLMBoxExtractor,
-    LLMDecider,
-    LocalDecider,
-    LoomTurn,
-    SealedBox,
-    TopicLoom,
-    box_id_for,
-    load_nlp,
-    make_loom_turns,
-    parse_continuation,
-    split_photo,
-    turn_text,
-)
+from graphmem.write.loom.config import LoomConfig
+from graphmem.write.loom.decide import LocalDecider
+from graphmem.write.loom.extract import BoxExtractor
+from graphmem.write.loom.llm import LLMBoxExtractor, LLMDecider, parse_continuation
+from graphmem.write.loom.prepare import make_loom_turns, split_photo, turn_text
+from graphmem.write.loom.records import Decision, LoomTurn, SealedBox, box_id_for
+from graphmem.write.loom.topic_loom import TopicLoom
 
 logger = logging.getLogger(__name__)
 
@@ -123,7 +116,7 @@ def test_a_reply_to_a_question_is_never_split_from_it(dev_boxes, name):
     checked = 0
     for session_id, turns, boxes in dev_boxes[name]:
         box_of = {turn_id: box.box_id for box in boxes for turn_id in box.turn_ids}
-        for question, reply in zip(turns, turns[1:]):
+        for question, reply in pairwise(turns):
             if "?" in question.text:
                 checked += 1
                 assert box_of[question.id] == box_of[reply.id], (session_id, question.id, reply.id)
@@ -193,7 +186,7 @@ def test_partial_shift_seals_by_default_and_can_be_kept():
     turns = [lt(f"t{i}", "AB"[i % 2], f"text {i}", [1, i]) for i in range(5)]
     sealed = TopicLoom(ScriptedDecider([Decision.CONTINUE, Decision.PARTIAL]), StubExtractor()).segment("s1", turns)
     assert [b.turn_ids for b in sealed] == [("t0", "t1", "t2"), ("t3", "t4")]
-    kept = TopicLoom(ScriptedDecider([Decision.CONTINUE, Decision.PARTIAL]), StubExtractor(), seal_on_partial=False)
+    kept = TopicLoom(ScriptedDecider([Decision.CONTINUE, Decision.PARTIAL]), StubExtractor(), LoomConfig(seal_on_partial=False))
     assert [b.turn_ids for b in kept.segment("s1", turns)] == [("t0", "t1", "t2", "t3", "t4")]
 
 
@@ -290,7 +283,7 @@ def test_unrelated_content_breaks_and_related_content_continues(nlp):
     assert decider.decide(box, related) is Decision.CONTINUE
     assert decider.decide(box, unrelated) is Decision.BREAK
     cohesion = decider.assess(box, related)
-    assert "pottery" in cohesion.shared_terms and cohesion.score > decider.continue_score
+    assert "pottery" in cohesion.shared_terms and cohesion.score > decider.config.continue_score
 
 
 def test_a_shift_cue_lowers_cohesion_and_backchannels_stay(nlp):

@@ -11,7 +11,12 @@ import numpy as np
 import pytest
 
 import locomo_dev
-from graphmem.write.loom import BoxExtractor, LocalDecider, LoomTurn, SealedBox, TopicLoom, load_nlp, make_loom_turns
+from graphmem.nlp import load_nlp
+from graphmem.write.loom.decide import LocalDecider
+from graphmem.write.loom.extract import BoxExtractor
+from graphmem.write.loom.prepare import make_loom_turns
+from graphmem.write.loom.records import LoomTurn, SealedBox
+from graphmem.write.loom.topic_loom import TopicLoom
 from graphmem.write.weaver import (
     VERY_HIGH_SCORE,
     LLMTraceVerifier,
