@@ -26,7 +26,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
-from datetime import timezone
+from datetime import UTC
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +37,9 @@ from graphmem.loaders.dialogue import Conversation
 from graphmem.loaders.locomo import load_locomo
 from graphmem.memory import Memory
 from graphmem.neo4j_server import DEFAULT_PASSWORD
-from graphmem.recall.dialogue import analyze_question, recall_dialogue, session_header, turn_line
+from graphmem.recall.dialogue.lines import session_header, turn_line
+from graphmem.recall.dialogue.question import analyze_question
+from graphmem.recall.dialogue.recall import recall_dialogue
 from graphmem.recall.packer import PackItem, pack
 from graphmem.store.embedded import EmbeddedStore
 from graphmem.store.neo4j import Neo4jStore
@@ -74,7 +76,7 @@ class TurnBaselines:
         texts = []
         seq = 0
         for session in conv.sessions:
-            header = session_header(session.started_at.astimezone(timezone.utc).timestamp())
+            header = session_header(session.started_at.astimezone(UTC).timestamp())
             for turn in session.turns:
                 props = {"uid": turn.id, "speaker": turn.speaker, "utterance": turn.text, "image_caption": turn.image_caption}
                 self.props.append({**props, "header": header, "seq": seq})

@@ -49,7 +49,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -291,7 +291,7 @@ class Writer:
 
     def sessions_for(self, plan: NamespacePlan, n: int) -> list[SessionCall]:
         """The next ``n`` synthetic turns of the namespace, in sessions, as the bulk calls that write them."""
-        base = datetime(2023, 1, 1, tzinfo=timezone.utc)
+        base = datetime(2023, 1, 1, tzinfo=UTC)
         calls: list[SessionCall] = []
         while n > 0:
             take = min(n, SESSION_LEN)
@@ -402,7 +402,7 @@ def percentiles(samples: Sequence[float]) -> dict[str, float]:
     if not samples:
         return {"n": 0}
     ms = sorted(s * 1000 for s in samples)
-    pick = lambda q: ms[min(len(ms) - 1, int(round(q * (len(ms) - 1))))]  # noqa: E731
+    pick = lambda q: ms[min(len(ms) - 1, round(q * (len(ms) - 1)))]
     return {"n": len(ms), "p50": round(pick(0.50), 2), "p95": round(pick(0.95), 2), "p99": round(pick(0.99), 2),
             "mean": round(statistics.fmean(ms), 2)}
 
@@ -436,7 +436,7 @@ def heap_used(store: Neo4jStore) -> int | None:
             "RETURN attributes.HeapMemoryUsage.value.properties.used AS used"
         )
         return int(rows[0]["used"])
-    except Exception as exc:  # the JMX procedure is optional; the benchmark goes on without it
+    except Exception as exc:  # noqa: BLE001 - the JMX procedure is optional; the benchmark goes on without it
         log.warning("heap not available: %s", exc)
         return None
 
@@ -473,7 +473,7 @@ def question_vectors(questions: Sequence[str]) -> tuple[dict[str, np.ndarray], d
 def latency(store: GraphStore, cache: dict[str, np.ndarray], targets_traj: list[tuple[str, str]],
             targets_dialogue: list[tuple[str, str]], targets_search: list[tuple[str, str]], max_queries: int,
             max_seconds: float, units_of: dict[str, int]) -> dict[str, Any]:
-    from graphmem.recall.dialogue import recall_dialogue
+    from graphmem.recall.dialogue.recall import recall_dialogue
     from graphmem.recall.trajectory import recall_steps
 
     embedder = CachedEmbedder(question_model(), cache)
@@ -744,7 +744,7 @@ def print_table(report: dict[str, Any]) -> None:
     for col in ("layout", "size", "write u/s", "raw ratio", "traj p50/p95/p99 ms", "dialogue p50/p95/p99 ms",
                 "search p50/p95/p99 ms", "vec fill", "heap MB", "store B/unit"):
         table.add_column(col, justify="right")
-    fmt = lambda p: f"{p.get('p50', '-')}/{p.get('p95', '-')}/{p.get('p99', '-')}" if p else "-"  # noqa: E731
+    fmt = lambda p: f"{p.get('p50', '-')}/{p.get('p95', '-')}/{p.get('p99', '-')}" if p else "-"
     for row in report["neo4j"]:
         table.add_row(
             row["layout"], f"{row['size']:,}", f"{row['write']['units_per_s']:,}", str(row["write"].get("ratio_to_raw", "-")),
@@ -869,7 +869,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     store = Neo4jStore(uri, auth=("neo4j", args.password))
     store.ensure_schema()
     report: dict[str, Any] = {
-        "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform(),
                     "neo4j": neo4j_server.NEO4J_VERSION, "heap_max": config.heap_max, "pagecache": config.pagecache},
         "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items() if k != "password"},
@@ -943,7 +943,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         report["growth"] = growth
         if args.embedded_sizes:
             report["embedded"] = embedded_phase(sorted(args.embedded_sizes), cache, args.batch_size, args.queries, args.query_seconds)
-        report["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        report["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
         _save(report, args.out)
         print_table(report)
         plot(report, args.png)

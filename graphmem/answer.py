@@ -33,12 +33,12 @@ Any other callable takes its place; it gets the packed evidence text:
 from __future__ import annotations
 
 import json
-import os
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
 
 from graphmem.errors import GraphmemError
+from graphmem.settings import Settings
 
 SYSTEM_PROMPT = (
     "You answer questions about an agent's or a user's past using only the evidence given. "
@@ -63,14 +63,13 @@ class ChatAnswerer:
     max_tokens: int = 64
 
     @classmethod
-    def from_env(cls) -> "ChatAnswerer":
-        base_url = os.environ.get("GRAPHMEM_LLM_BASE_URL")
-        model = os.environ.get("GRAPHMEM_LLM_MODEL")
-        if not base_url or not model:
+    def from_env(cls) -> ChatAnswerer:
+        settings = Settings.from_environment()
+        if settings.llm_base_url is None or settings.llm_model is None:
             raise AnswererError(
                 "set GRAPHMEM_LLM_BASE_URL (e.g. http://localhost:8000/v1) and GRAPHMEM_LLM_MODEL to use the chat answerer"
             )
-        return cls(base_url.rstrip("/"), model, os.environ.get("GRAPHMEM_LLM_API_KEY"))
+        return cls(settings.llm_base_url.rstrip("/"), settings.llm_model, settings.llm_api_key)
 
     def __call__(self, question: str, evidence: str) -> str:
         body = {

@@ -23,16 +23,12 @@ from graphmem.records import MAX_INT, MIN_INT, short, unicode_problem, validate_
 
 if TYPE_CHECKING:
     from graphmem.query.algebra import Query
+    from graphmem.recall.config import RecallConfig
 
 #: Longest question text recall takes (both backends alike; a question is a sentence or two).
 MAX_QUESTION_CHARS = 20_000
 #: Most hits ``search`` returns.
 MAX_K = 10_000
-#: Recall options that switch a stage on or off.
-SWITCHES = frozenset({"use_anchors", "use_chain", "use_frames", "use_boxes", "use_traces", "use_expansion"})
-#: Every recall option: the switches, ``episode``, ``context`` ("compact" or "full") and ``config``
-#: (a ``graphmem.recall.trajectory.TrajectoryRecallConfig``).
-RECALL_OPTIONS = SWITCHES | {"episode", "context", "config"}
 
 
 def question_text(question: object) -> str:
@@ -100,23 +96,19 @@ def budget_of(budget: object) -> int:
     return budget
 
 
-def recall_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Recall options checked: known names, switches True or False, an episode id, a context style."""
-    from graphmem.recall.trajectory import TrajectoryRecallConfig
+def recall_config_of(config: object, argument: str = "config") -> RecallConfig:
+    """A recall config: a ``graphmem.recall.config.RecallConfig``, whose fields were checked when it was
+    built (a bad one is an ``InvalidArgumentError`` naming the field)."""
+    from graphmem.recall.config import RecallConfig
 
-    unknown = sorted(set(options) - RECALL_OPTIONS)
-    if unknown:
-        raise InvalidArgumentError(unknown[0], f"is not a recall option; the options are {', '.join(sorted(RECALL_OPTIONS))}")
-    for name, value in options.items():
-        if name in SWITCHES and not isinstance(value, bool):
-            raise InvalidArgumentError(name, f"must be True or False, got {short(value)}")
-    if options.get("episode") is not None:
-        validate_id(options["episode"], "recall", "episode")
-    if "context" in options and options["context"] not in ("compact", "full"):
-        raise InvalidArgumentError("context", f"must be 'compact' or 'full', got {short(options['context'])}")
-    if "config" in options and not isinstance(options["config"], TrajectoryRecallConfig):
-        raise InvalidArgumentError("config", f"must be a TrajectoryRecallConfig, got {type(options['config']).__name__}")
-    return dict(options)
+    if not isinstance(config, RecallConfig):
+        raise InvalidArgumentError(argument, f"must be a RecallConfig, got {type(config).__name__} {short(config)}")
+    return config
+
+
+def episode_of(episode: object) -> str | None:
+    """The episode a recall reads: None (the one the question is about) or an episode id."""
+    return None if episode is None else validate_id(episode, "recall", "episode")
 
 
 def answerer_of(answerer: object) -> Any:

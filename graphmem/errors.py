@@ -21,7 +21,7 @@ class InvalidRecordError(GraphmemError, ValueError):
 
 
 class InvalidArgumentError(GraphmemError, ValueError):
-    """A call argument is malformed (a question, ``k``, a budget, a recall option, a Neo4j URI); the message
+    """A call argument is malformed (a question, ``k``, a budget, a recall config field, a Neo4j URI); the message
     names the argument, the bad value in short and what is allowed. Nothing was read or written."""
 
     def __init__(self, argument: str, problem: str) -> None:

@@ -33,7 +33,6 @@ import argparse
 import gc
 import json
 import logging
-import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -159,10 +158,9 @@ def iter_steps_jsonl(path: str | Path) -> Iterator[Step]:
 def _progress(enabled: bool) -> Any:
     if not enabled:
         return nullcontext(None)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     # Progress bars go to stderr, so stdout stays clean for whatever the caller prints.
     from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     return Progress(
         TextColumn("{task.description}"),
@@ -389,7 +387,7 @@ def ingest_files(
     >>> report.written, report.files[0].episode
     (300, 'demo_crafter')
     """
-    from graphmem.memory import DEFAULT_DIALOGUE_EPISODE
+    from graphmem.write.planning import DEFAULT_DIALOGUE_EPISODE
 
     if batch_size < 1:
         raise ValueError(f"batch_size must be positive, got {batch_size}")
@@ -436,14 +434,13 @@ def run_ingest(args: argparse.Namespace) -> int:
     """The ``graphmem ingest`` command: ingest, then print a one-line summary."""
     from rich.console import Console
 
-    from graphmem import neo4j_server
+    from graphmem.commands.options import neo4j_auth
     from graphmem.memory import Memory
+    from graphmem.settings import Settings
 
-    uri = args.uri or os.environ.get("GRAPHMEM_NEO4J_URI")
-    auth = None
-    if uri:
-        # The project-managed server's password is the fallback, so `graphmem neo4j start` + ingest just works.
-        auth = (os.environ.get("GRAPHMEM_NEO4J_USER", "neo4j"), os.environ.get("GRAPHMEM_NEO4J_PASSWORD") or neo4j_server.password())
+    settings = Settings.from_environment()
+    uri = args.uri or settings.neo4j_uri
+    auth = neo4j_auth(settings=settings) if uri else None
     with Memory(uri, auth=auth, database=args.database, boxes=not args.no_boxes) as mem:
         # Load the embedding model first, then move everything alive (torch, the model) out of the garbage
         # collector's reach: otherwise every full collection during the ingest walks the model's objects
@@ -451,9 +448,14 @@ def run_ingest(args: argparse.Namespace) -> int:
         mem.embedder.embed(["warm-up"])
         gc.collect()
         gc.freeze()
-        report = ingest_files(
-            mem, args.files, args.namespace, batch_size=args.batch_size, progress=not args.no_progress, episode_id=args.episode
-        )
+        try:
+            report = ingest_files(
+                mem, args.files, args.namespace, batch_size=args.batch_size, progress=not args.no_progress, episode_id=args.episode
+            )
+        finally:
+            # Frozen objects are not collected even at exit: the cycles holding triton's nanobind objects (torch
+            # imports triton) would outlive the interpreter, and nanobind prints ~30 lines of "leaked" warnings.
+            gc.unfreeze()
     Console().print(
         f"ingested {len(report.files)} file(s) into {args.namespace!r}: {report.written} units written, "
         f"{report.skipped} already stored, {report.seconds:.1f}s"

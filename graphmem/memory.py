@@ -19,22 +19,33 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
-from graphmem.arguments import answerer_of, budget_of, count_of, question_of, question_text, recall_options
+from graphmem.arguments import (
+    answerer_of,
+    budget_of,
+    count_of,
+    episode_of,
+    question_of,
+    question_text,
+    recall_config_of,
+)
 from graphmem.embed import Embedder, checked_embeddings, default_embedder
 from graphmem.errors import ConflictError, EmbedderError, InvalidArgumentError, InvalidRecordError
 from graphmem.query.llm import LlmCompiler
+from graphmem.recall.config import DEFAULT_RECALL_CONFIG, RecallConfig
 from graphmem.recall.packer import Evidence
 from graphmem.records import Step, Turn, short, validate_datetime, validate_id, validate_steps, validate_turns
+from graphmem.settings import Settings
 from graphmem.store.open import open_store
 from graphmem.store.protocol import Expect, GraphStore, Hit, WriteBatch, dimensions_of, episodes_with, node_key
+from graphmem.write.planning import DEFAULT_DIALOGUE_EPISODE, WriteReport
 from graphmem.write.steps import EpisodeSoFar
 
 if TYPE_CHECKING:
@@ -45,17 +56,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DEFAULT_DIALOGUE_EPISODE = "dialogue"
 #: What ``Memory`` embeds once when it is built, to check the embedder against the store.
 PROBE_TEXT = "collect wood near the river"
-
-
-@dataclass(frozen=True)
-class WriteReport:
-    """What a write did: units written, units that were already stored unchanged."""
-
-    written: int
-    unchanged: int
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,13 @@ class Answer:
     text: str | None
     evidence: Evidence
     answerer: str
+
+
+def _compiler_from(settings: Settings) -> LlmCompiler | None:
+    """The question compiler the settings name (``GRAPHMEM_LLM_*``), or None: questions go to the grammar."""
+    if settings.llm_base_url is None or settings.llm_model is None:
+        return None
+    return LlmCompiler(settings.llm_base_url.rstrip("/"), settings.llm_model, settings.llm_api_key or None)
 
 
 def _store_from_environment(
@@ -79,8 +88,10 @@ class Memory:
     (``path=":memory:"``: in this process only; see ``graphmem.store.open``).
     ``boxes=False`` skips Membox topic boxes and traces when writing dialogue; ``contexts`` replaces what
     fills each turn's episodic context (default: ``graphmem.write.context.ContextExtractor``, spaCy and
-    dateparser). The embedder is checked when the memory is built (one probe text must come back as one
-    finite, non-zero vector of the store's dimension, else ``EmbedderError``), and so is every batch it embeds.
+    dateparser); ``recall_config`` is how this memory recalls unless a call says otherwise
+    (``graphmem.recall.config.RecallConfig``: stage switches, dialogue evidence style, tuning). The
+    embedder is checked when the memory is built (one probe text must come back as one finite, non-zero
+    vector of the store's dimension, else ``EmbedderError``), and so is every batch it embeds.
     """
 
     def __init__(
@@ -95,11 +106,14 @@ class Memory:
         boxes: bool = True,
         contexts: ContextSource | None = None,
         query_compiler: LlmCompiler | None = None,
+        recall_config: RecallConfig = DEFAULT_RECALL_CONFIG,
     ) -> None:
         if embedder is not None and not callable(getattr(embedder, "embed", None)):
             raise InvalidArgumentError("embedder", f"must have an embed(texts) method, got {type(embedder).__name__}")
         if contexts is not None and not callable(getattr(contexts, "extract", None)):
             raise InvalidArgumentError("contexts", f"must have an extract(turns, session_start, speakers) method, got {type(contexts).__name__}")
+        #: How this memory recalls unless a call gives its own ``config``.
+        self.recall_config = recall_config_of(recall_config, "recall_config")
         self.store: GraphStore = store if store is not None else _store_from_environment(uri, auth, database, path)
         self.embedder: Embedder = embedder if embedder is not None else default_embedder()
         self.boxes = boxes
@@ -116,13 +130,13 @@ class Memory:
         self.store.ensure_schema()
         self._dialogue: DialogueWriter | None = None
         #: Compiles trajectory questions with an LLM first (GRAPHMEM_LLM_* set); the grammar otherwise.
-        self.query_compiler = query_compiler if query_compiler is not None else LlmCompiler.from_env()
+        self.query_compiler = query_compiler if query_compiler is not None else _compiler_from(Settings.from_environment())
 
     # ------------------------------------------------------------------ lifecycle
     def close(self) -> None:
         self.store.close()
 
-    def __enter__(self) -> "Memory":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -268,56 +282,86 @@ class Memory:
         if dialogues and not self.store.episode_nodes(namespace, kind="trajectory"):
             # Dialogue memories rank by validity-aware recall (frames, people, boxes, Q/A adjacency):
             # on LoCoMo dev its Recall@10 is 0.84 against 0.54 for plain full-text + vector fusion.
-            from graphmem.recall.dialogue import recall_dialogue
+            from graphmem.recall.dialogue.recall import recall_dialogue
 
-            result = recall_dialogue(self.store, self.embedder, namespace, question, budget=1, episodes=dialogues)
+            config = self.recall_config
+            result = recall_dialogue(
+                self.store, self.embedder, namespace, question, budget=1, use_frames=config.use_frames,
+                use_boxes=config.use_boxes, use_traces=config.use_traces, use_expansion=config.use_expansion,
+                episodes=dialogues, config=config.dialogue,
+            )
             return [Hit(key, uid, 1.0 / (rank + 1)) for rank, (key, uid) in enumerate(zip(result.ranking[:k], result.uids))]
         return search_units(self.store, self.embedder, namespace, question, k)
 
-    def recall(self, namespace: str, question: str | Query | Mapping[str, Any], budget: int = 300, **options: Any) -> Evidence:
+    def recall(
+        self,
+        namespace: str,
+        question: str | Query | Mapping[str, Any],
+        budget: int = 300,
+        *,
+        episode: str | None = None,
+        config: RecallConfig | None = None,
+    ) -> Evidence:
         """Evidence for a question within ``budget`` cl100k_base tokens.
 
         Trajectory namespaces use query-aware recall: the question (text, or a :mod:`graphmem.query` query
         or its JSON form) is resolved in the store and ``evidence.query`` says how it was read; dialogue
         namespaces use validity-aware recall with topic boxes. A namespace holding both answers each
-        question from the kind of memory it is about (``graphmem.recall.route``). ``options`` switch stages
-        off for ablations (``use_anchors``, ``use_chain``, ``use_frames``, ``use_boxes``, ``use_traces``,
-        ``use_expansion``), pick an ``episode`` or the dialogue ``context`` ("compact" or "full"); any other
-        option, a bad value or a bad question is an ``InvalidArgumentError`` (``graphmem.arguments``).
+        question from the kind of memory it is about (``graphmem.recall.route``), or from ``episode``'s.
+        ``config`` (default: the memory's ``recall_config``) switches stages off for ablations, picks the
+        dialogue evidence style and holds the tuning; a bad argument or question is an
+        ``InvalidArgumentError`` (``graphmem.arguments``).
+
+        >>> from graphmem.recall.config import RecallConfig
+        >>> with Memory(path=":memory:") as mem:
+        ...     mem.recall("nobody", "what did I do?", config=RecallConfig(use_chain=False)).tokens
+        0
         """
         validate_id(namespace, "recall", "namespace")
-        return self._routed(namespace, question_of(question), budget, options).evidence
+        return self._routed(namespace, question_of(question), budget, episode, config).evidence
 
-    def _routed(self, namespace: str, question: str | Query, budget: int, options: Mapping[str, Any]) -> Routed:
+    def _routed(
+        self, namespace: str, question: str | Query, budget: int, episode: str | None, config: RecallConfig | None
+    ) -> Routed:
         from graphmem.recall.route import route_recall
 
         budget = budget_of(budget)
-        options = recall_options(options)
+        episode = episode_of(episode)
+        config = self.recall_config if config is None else recall_config_of(config)
         # One read of the namespace's episodes; each recall reads only its own kind (a trajectory episode
         # carries its vocabulary).
         episodes = self.store.episode_nodes(namespace)
         if not isinstance(question, str) and not any(e.get("kind") == "trajectory" for e in episodes):
             raise InvalidArgumentError("question", f"is a trajectory query, but namespace {namespace!r} holds no trajectory")
-        return route_recall(self.store, self.embedder, namespace, question, budget, episodes, **options)
+        return route_recall(self.store, self.embedder, namespace, question, budget, episodes, config, episode, self.query_compiler)
 
-    def answer(self, namespace: str, question: str | Query | Mapping[str, Any], budget: int = 150, answerer: Any = None,
-               **options: Any) -> Answer:
+    def answer(
+        self,
+        namespace: str,
+        question: str | Query | Mapping[str, Any],
+        budget: int = 150,
+        answerer: Any = None,
+        *,
+        episode: str | None = None,
+        config: RecallConfig | None = None,
+    ) -> Answer:
         """Answer from the packed evidence alone: the deterministic executor for trajectories, or ``answerer``.
 
         ``answerer`` is any callable ``(question, evidence_text) -> str``, e.g. ``graphmem.answer.ChatAnswerer.from_env()``
         (an OpenAI-compatible chat endpoint named by GRAPHMEM_LLM_BASE_URL and GRAPHMEM_LLM_MODEL). Without
         one, evidence from dialogue has no answer (``text`` None): the executor reads trajectory queries only.
+        ``episode`` and ``config`` are ``recall``'s.
         """
         validate_id(namespace, "answer", "namespace")
         question = question_of(question)
         answerer = answerer_of(answerer)
         if answerer is not None:
-            evidence = self.recall(namespace, question, budget, **options)
+            evidence = self.recall(namespace, question, budget, episode=episode, config=config)
             text = question if isinstance(question, str) else json.dumps(evidence.query)
             return Answer(answerer(text, evidence.text), evidence, type(answerer).__name__)
         from graphmem.query.answers import answer
 
-        routed = self._routed(namespace, question, budget, options)
+        routed = self._routed(namespace, question, budget, episode, config)
         steps = routed.steps
         found = answer(steps.query, steps.bundle) if steps is not None and steps.query is not None else None
         return Answer(found, routed.evidence, "executor")

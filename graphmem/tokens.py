@@ -22,6 +22,7 @@ import tiktoken
 from tiktoken.load import load_tiktoken_bpe
 
 from graphmem.errors import GraphmemError
+from graphmem.settings import Settings
 
 #: tiktoken's pinned sha256 of cl100k_base.tiktoken (tiktoken_ext/openai_public.py).
 CL100K_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
@@ -38,8 +39,9 @@ _SPECIAL_TOKENS = {
 
 
 def _cache_dir() -> Path:
-    base = os.environ.get("GRAPHMEM_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "graphmem")
-    return Path(base) / "tiktoken"
+    home = Settings.from_environment().home
+    base = home if home is not None else Path(os.path.expanduser("~")) / ".cache" / "graphmem"
+    return base / "tiktoken"
 
 
 def _quicktok_ranks_as_tiktoken_text() -> str:

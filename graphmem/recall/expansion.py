@@ -7,9 +7,9 @@ The mismatch shows in the full-text hits themselves: a question word that (almos
 contains is a word the history does not use. Such a *rare* word is expanded with its nearest neighbours
 in embedding space among a fixed English vocabulary (``graphmem/data/expansion_words.txt``: the whole
 words of the MiniLM/BERT WordPiece vocabulary), and a second full-text search looks for those words;
-its hits join the candidates with a small share of the lexical weight (``W_EXPANSION`` in
-``graphmem.recall.dialogue``). Words the history uses often are never expanded: their own hits are the
-evidence, and expanding them only adds noise.
+its hits join the candidates with a small share of the lexical weight (``w_expansion`` of
+``graphmem.recall.dialogue.config.DialogueRecallConfig``). Words the history uses often are never
+expanded: their own hits are the evidence, and expanding them only adds noise.
 
 The vocabulary's vectors and each word's nearest neighbours (``TABLE_NEIGHBOURS``) are computed once
 per embedder (15-25 s for MiniLM on 2 cores) and kept on disk for an embedder that has a ``name``
@@ -19,7 +19,7 @@ vocabulary vector.
 
 The settings below were swept on LoCoMo dev (categories 1-4 at 150/300/600/1200 tokens; without
 expansion 0.731/0.831/0.882/0.929) before expansion was limited to content words
-(``graphmem.recall.dialogue.EXPANDABLE_POS``), which then gave 0.739/0.842/0.893/0.929.
+(``DialogueRecallConfig.expandable_pos``), which then gave 0.739/0.842/0.893/0.929.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 An agent may log its steps and its chats into one namespace. A question is then read both ways:
 
 1. a structured query (:mod:`graphmem.query`), or a namespace of one kind only: that kind's recall;
-2. an ``episode`` option: the recall of that episode's kind;
+2. an ``episode`` named: the recall of that episode's kind;
 3. otherwise the question is compiled against the trajectory's vocabulary
    (:func:`graphmem.recall.trajectory.recall_steps`). When it compiles into a trajectory query whose
    anchors resolve (a step was marked as an anchor, or a count, list or existence became a fact) and the
@@ -31,22 +31,20 @@ An agent may log its steps and its chats into one namespace. A question is then 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from graphmem.recall.config import DEFAULT_RECALL_CONFIG, RecallConfig
 from graphmem.recall.packer import Evidence
 from graphmem.tokens import count_tokens
 
 if TYPE_CHECKING:
     from graphmem.embed import Embedder
     from graphmem.query.algebra import Query
+    from graphmem.query.llm import LlmCompiler
     from graphmem.recall.trajectory import StepRecall
     from graphmem.store.protocol import GraphStore
-
-#: Recall options only trajectory recall takes, and those only dialogue recall takes (``episode``: both).
-TRAJECTORY_OPTIONS = frozenset({"use_anchors", "use_chain", "config"})
-DIALOGUE_OPTIONS = frozenset({"use_frames", "use_boxes", "use_traces", "use_expansion", "context"})
 
 Kind = Literal["trajectory", "dialogue", "both"]
 #: How much nearer (on the stores' vector score, (1 + cosine) / 2) one kind's best unit must be than the
@@ -64,11 +62,6 @@ class Routed:
     steps: StepRecall | None = None
 
 
-def _options(options: Mapping[str, Any], kind: str) -> dict[str, Any]:
-    other = DIALOGUE_OPTIONS if kind == "trajectory" else TRAJECTORY_OPTIONS
-    return {k: v for k, v in options.items() if k not in other}
-
-
 def resolved(result: StepRecall) -> bool:
     """Whether a trajectory recall read its question as a query whose anchors resolved in the store."""
     if result.query is None:
@@ -83,25 +76,35 @@ def route_recall(
     question: str | Query,
     budget: int,
     episodes: Sequence[dict[str, Any]],
-    **options: Any,
+    config: RecallConfig = DEFAULT_RECALL_CONFIG,
+    episode: str | None = None,
+    query_compiler: LlmCompiler | None = None,
 ) -> Routed:
     """Evidence for ``question`` from the kind of memory it is about (see the module doc); ``episodes``
-    are the namespace's Episode nodes. A structured query in a namespace without a trajectory is a
-    ``ValueError``."""
-    from graphmem.recall.dialogue import recall_turns
+    are the namespace's Episode nodes, ``config`` says which stages run and how, ``episode`` names the
+    trajectory or dialogue episode to read (None: the module doc's choice), ``query_compiler`` an LLM that
+    compiles trajectory questions before the grammar (None: the grammar alone). A structured query in a
+    namespace without a trajectory is a ``ValueError``."""
+    from graphmem.recall.dialogue.recall import recall_turns
     from graphmem.recall.trajectory import recall_steps
 
     trajectories = [e for e in episodes if e.get("kind") == "trajectory"]
     dialogues = [e for e in episodes if e.get("kind") == "dialogue"]
-    episode = options.get("episode")
     named = next((e for e in episodes if episode is not None and e.get("uid") == episode), None)
 
     def steps(within: int) -> StepRecall:
-        return recall_steps(store, embedder, namespace, question, within, episodes=trajectories, **_options(options, "trajectory"))
+        return recall_steps(
+            store, embedder, namespace, question, within, episode=episode, use_anchors=config.use_anchors,
+            use_chain=config.use_chain, episodes=trajectories, config=config.trajectory, query_compiler=query_compiler,
+        )
 
     def turns(within: int) -> Evidence:
         assert isinstance(question, str)
-        return recall_turns(store, embedder, namespace, question, within, episodes=dialogues, **_options(options, "dialogue"))
+        return recall_turns(
+            store, embedder, namespace, question, within, use_frames=config.use_frames, use_boxes=config.use_boxes,
+            use_traces=config.use_traces, use_expansion=config.use_expansion, episodes=dialogues,
+            context=config.context, config=config.dialogue,
+        )
 
     if not isinstance(question, str):
         if not trajectories:

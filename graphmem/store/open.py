@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from graphmem.errors import InvalidArgumentError
+from graphmem.settings import Settings
 from graphmem.store.protocol import GraphStore
 
 #: The path that keeps the memory in the process only.
@@ -57,16 +58,17 @@ def open_store(
         raise InvalidArgumentError("uri", "and a memory file path were both given: give a Neo4j URI or a path, not both")
     if path is not None and not isinstance(path, (str, os.PathLike)):
         raise InvalidArgumentError("path", f"must be a file path or ':memory:', got {type(path).__name__}")
+    settings = Settings.from_environment()
     if path is None:
-        uri = uri or os.environ.get("GRAPHMEM_NEO4J_URI")
+        uri = uri or settings.neo4j_uri
     if uri:
         # Imported here: the embedded stores need no driver.
         from graphmem.store.neo4j import Neo4jStore
 
         if auth is None:
-            auth = (os.environ.get("GRAPHMEM_NEO4J_USER", "neo4j"), os.environ.get("GRAPHMEM_NEO4J_PASSWORD", ""))
-        return Neo4jStore(uri, auth=auth, database=database or os.environ.get("GRAPHMEM_NEO4J_DATABASE"))
-    where = path if path is not None else (os.environ.get("GRAPHMEM_PATH") or default_path())
+            auth = (settings.neo4j_user, settings.neo4j_password or "")
+        return Neo4jStore(uri, auth=auth, database=database or settings.neo4j_database)
+    where = path if path is not None else (settings.path or default_path())
     if os.fspath(where) == IN_MEMORY:
         from graphmem.store.embedded import EmbeddedStore
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
+from typing import ClassVar
 
 import pytest
 
@@ -15,9 +16,9 @@ from graphmem.store.embedded import EmbeddedStore
 
 
 class _Handler(BaseHTTPRequestHandler):
-    seen: list[dict] = []
+    seen: ClassVar[list[dict]] = []
 
-    def do_POST(self):  # noqa: N802 - http.server's naming
+    def do_POST(self):  # http.server's naming
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         _Handler.seen.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
         question = body["messages"][-1]["content"]

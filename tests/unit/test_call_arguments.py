@@ -8,7 +8,10 @@ import pytest
 
 from graphmem.errors import InvalidArgumentError, InvalidRecordError
 from graphmem.memory import Memory
-from graphmem.query.algebra import Condition, Read, Reached
+from graphmem.query.algebra import Condition, Reached, Read
+from graphmem.recall.config import RecallConfig
+from graphmem.recall.dialogue.config import DialogueRecallConfig
+from graphmem.recall.trajectory import TrajectoryRecallConfig
 from graphmem.records import Step, Turn
 from hash_embed import HashEmbedder
 
@@ -61,15 +64,49 @@ def test_a_session_at_the_end_of_time_is_refused_and_recall_still_works(memory: 
 
 
 @pytest.mark.parametrize(
-    "options, argument",
-    [({"bogus": 1}, "bogus"), ({"use_chain": "yes"}, "use_chain"), ({"context": "short"}, "context"),
-     ({"config": {}}, "config"), ({"episode": 5}, "episode"), ({"episode": "r\ud800"}, "episode")],
+    "arguments, argument",
+    [({"config": {}}, "config"), ({"config": TrajectoryRecallConfig()}, "config"), ({"episode": 5}, "episode"),
+     ({"episode": "r\ud800"}, "episode")],
     ids=repr,
 )
-def test_bad_recall_options_are_named(memory: Memory, namespace: str, options: dict[str, object], argument: str) -> None:
-    for call in (lambda: memory.recall(namespace, "wood", **options), lambda: memory.answer(namespace, "wood", **options)):
+def test_bad_recall_arguments_are_named(memory: Memory, namespace: str, arguments: dict[str, object], argument: str) -> None:
+    for call in (lambda: memory.recall(namespace, "wood", **arguments), lambda: memory.answer(namespace, "wood", **arguments)):
         with pytest.raises(ValueError, match=argument):
             call()
+
+
+@pytest.mark.parametrize(
+    "fields, field",
+    [({"use_chain": "yes"}, "use_chain"), ({"use_expansion": None}, "use_expansion"), ({"context": "short"}, "context"),
+     ({"trajectory": {}}, "trajectory"), ({"dialogue": TrajectoryRecallConfig()}, "dialogue")],
+    ids=repr,
+)
+def test_bad_recall_config_fields_are_named(fields: dict[str, object], field: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=f"^{field} must"):
+        RecallConfig(**fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "fields, field",
+    [({"turn_depth": 0}, "turn_depth"), ({"flow_sources": -1}, "flow_sources"), ({"dense_depth": 2.5}, "dense_depth"),
+     ({"box_depth": True}, "box_depth"), ({"w_box": float("nan")}, "w_box"), ({"answer_share": "0.8"}, "answer_share"),
+     ({"expandable_pos": ["NOUN"]}, "expandable_pos")],
+    ids=repr,
+)
+def test_bad_dialogue_tuning_is_named(fields: dict[str, object], field: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=f"^{field} must"):
+        DialogueRecallConfig(**fields)  # type: ignore[arg-type]
+
+
+def test_a_memory_refuses_a_recall_config_that_is_not_one() -> None:
+    with pytest.raises(InvalidArgumentError, match="recall_config must be a RecallConfig"):
+        Memory(path=":memory:", embedder=HashEmbedder(), recall_config={"use_chain": False})  # type: ignore[arg-type]
+
+
+def test_stage_switches_are_no_recall_keywords(memory: Memory, namespace: str) -> None:
+    # Stage switches are RecallConfig fields, not keywords of recall.
+    with pytest.raises(TypeError, match="use_chain"):
+        memory.recall(namespace, "wood", use_chain=False)  # type: ignore[call-arg]
 
 
 def test_bad_answerers_stats_and_forget_arguments_are_named(memory: Memory, namespace: str) -> None:

@@ -6,21 +6,24 @@ reaches a related box in a distant session. Plus the pure helpers (question anal
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from graphmem.recall.dialogue.config import DialogueRecallConfig
+from graphmem.recall.dialogue.lines import date_span, session_header, trim_turn, turn_line
+from graphmem.recall.dialogue.question import analyze_question, list_question, strip_names
+from graphmem.recall.dialogue.recall import recall_dialogue
 from graphmem.records import Turn
-from graphmem.recall import dialogue as rd
 from graphmem.tokens import count_tokens
 
 NS = "ana-ben"
 
 
 def _at(year: int, month: int, day: int) -> datetime:
-    return datetime(year, month, day, 14, 0, tzinfo=timezone.utc)
+    return datetime(year, month, day, 14, 0, tzinfo=UTC)
 
 
 # Four sessions over a year; pottery comes back in sessions 1, 3 and 4, running in 1, 2 and 4.
@@ -68,8 +71,8 @@ def memory():
         yield mem
 
 
-def recall(memory, question: str, budget: int = 300, **options):
-    return rd.recall_dialogue(memory.store, memory.embedder, NS, question, budget, **options)
+def recall(memory, question: str, budget: int = 300, **arguments):
+    return recall_dialogue(memory.store, memory.embedder, NS, question, budget, **arguments)
 
 
 def uid(key: str) -> str:
@@ -109,14 +112,13 @@ def test_person_named_question_prefers_that_persons_turns(memory, person, own, o
     assert ranking.index(own) < ranking.index(other)
 
 
-def test_reply_inherits_the_score_of_its_question(memory, monkeypatch):
+def test_reply_inherits_the_score_of_its_question(memory):
     # "Four hours and ten minutes." shares no word with the question; the question it answers does.
     question = "How long did the marathon take?"
     ranking = list(recall(memory, question).ranking)
     assert ranking[:2] == ["turn:D2:2", "turn:D2:3"]
-    monkeypatch.setattr(rd, "ANSWER_SHARE", 0.0)
-    monkeypatch.setattr(rd, "NEIGHBOUR_SHARE", 0.0)
-    alone = list(recall(memory, question).ranking)
+    no_flow = DialogueRecallConfig(answer_share=0.0, neighbour_share=0.0)
+    alone = list(recall(memory, question, config=no_flow).ranking)
     assert alone.index("turn:D2:3") > 2
 
 
@@ -145,20 +147,17 @@ def test_evidence_within_budget_carries_turn_ids_and_session_dates(memory, budge
     assert sorted(seen) == sorted(evidence.source_ids)
 
 
-def test_trace_expansion_reaches_a_related_box_in_a_distant_session(memory, monkeypatch):
+def test_trace_expansion_reaches_a_related_box_in_a_distant_session(memory):
     # The pottery boxes of sessions 1, 3 and 4 share a trace.
     store = memory.store
     related = store.trace_boxes(NS, ["box:s1#b0"])["box:s1#b0"]
     assert "box:s4#b0" in related
     # Narrow every other channel to the single best hit, as in a long history where the December box is
     # far down both lists: only the trace can bring it in.
-    monkeypatch.setattr(rd, "TURN_DEPTH", 1)
-    monkeypatch.setattr(rd, "DENSE_DEPTH", 1)
-    monkeypatch.setattr(rd, "BOX_DEPTH", 1)
-    monkeypatch.setattr(rd, "BOX_MEMBERS", 1)
+    narrow = DialogueRecallConfig(turn_depth=1, dense_depth=1, box_depth=1, box_members=1)
     question = "What did Ana shape from clay at the pottery wheel?"
-    without = recall(memory, question, use_traces=False).ranking
-    with_traces = recall(memory, question, use_traces=True).ranking
+    without = recall(memory, question, use_traces=False, config=narrow).ranking
+    with_traces = recall(memory, question, use_traces=True, config=narrow).ranking
     assert "turn:D4:1" not in without
     assert "turn:D4:1" in with_traces
 
@@ -205,7 +204,7 @@ def test_no_history_gives_empty_evidence():
     from graphmem.embed import default_embedder
     from graphmem.store.embedded import EmbeddedStore
 
-    result = rd.recall_dialogue(EmbeddedStore(), default_embedder(), "nobody", "What happened?", 100)
+    result = recall_dialogue(EmbeddedStore(), default_embedder(), "nobody", "What happened?", 100)
     assert result.evidence.source_ids == () and result.evidence.tokens == 0
 
 
@@ -215,7 +214,7 @@ def test_no_history_gives_empty_evidence():
 
 
 def test_analyze_question_drops_names_and_function_words_and_adds_lemmas():
-    query = rd.analyze_question("What has Melanie's daughter painted?", ("Melanie", "Caroline"))
+    query = analyze_question("What has Melanie's daughter painted?", ("Melanie", "Caroline"))
     assert "paint" in query.lexical and "painted" in query.lexical and "daughter" in query.lexical
     assert not {"what", "has", "melanie", "melanie's", "s"} & set(query.lexical)
     assert query.dense == "What has daughter painted?"
@@ -223,18 +222,18 @@ def test_analyze_question_drops_names_and_function_words_and_adds_lemmas():
 
 def test_analyze_question_drops_a_classifier_before_of():
     # "kind" in "What kind of art" would meet every "your kind words"; the content is the art.
-    assert rd.analyze_question("What kind of art does Caroline make?", ("Caroline",)).lexical == ("art", "make")
-    assert "types" not in rd.analyze_question("What types of pottery has Melanie made?", ("Melanie",)).lexical
-    assert "sort" not in rd.analyze_question("What sort of music does Jon like?", ("Jon",)).lexical
+    assert analyze_question("What kind of art does Caroline make?", ("Caroline",)).lexical == ("art", "make")
+    assert "types" not in analyze_question("What types of pottery has Melanie made?", ("Melanie",)).lexical
+    assert "sort" not in analyze_question("What sort of music does Jon like?", ("Jon",)).lexical
     # Not a classifier without "of": the adjective stays.
-    assert rd.analyze_question("Is Caroline kind to her neighbours?", ("Caroline",)).lexical[0] == "kind"
+    assert analyze_question("Is Caroline kind to her neighbours?", ("Caroline",)).lexical[0] == "kind"
 
 
 def test_analyze_question_also_searches_the_ing_form_of_its_verbs():
-    query = rd.analyze_question("Where has Melanie camped?", ("Melanie",))
+    query = analyze_question("Where has Melanie camped?", ("Melanie",))
     assert query.gerunds == ("camping",)  # "a pic of my family camping at the beach"
     assert "camping" not in query.lexical  # trimming keeps to the question's own words
-    assert rd.analyze_question("Which books did Melanie buy?", ("Melanie",)).gerunds == ("buying",)  # nouns: none
+    assert analyze_question("Which books did Melanie buy?", ("Melanie",)).gerunds == ("buying",)  # nouns: none
 
 
 @pytest.mark.parametrize(
@@ -255,49 +254,49 @@ def test_analyze_question_also_searches_the_ing_form_of_its_verbs():
     ],
 )
 def test_list_question_is_told_by_its_form(question, wanted):
-    assert rd.list_question(question) is wanted
+    assert list_question(question) is wanted
 
 
 def test_strip_names_keeps_a_question_made_only_of_a_name():
-    assert rd.strip_names("Caroline?", ["Caroline"]) == "Caroline?"
-    assert rd.strip_names("Did Mel and Caroline meet?", ["Caroline Smith"]) == "Did Mel and meet?"
+    assert strip_names("Caroline?", ["Caroline"]) == "Caroline?"
+    assert strip_names("Did Mel and Caroline meet?", ["Caroline Smith"]) == "Did Mel and meet?"
 
 
 def test_trim_keeps_matching_sentences_and_marks_inner_cuts():
     text = ("Thanks, Caroline! It was a busy week at work. We finally painted the kitchen wall blue. "
             "The kids helped a lot.")
-    trimmed, cut = rd.trim_turn(text, "a photo of a blue wall", ["paint", "wall"], frozenset({"caroline"}))
+    trimmed, cut = trim_turn(text, "a photo of a blue wall", ["paint", "wall"], frozenset({"caroline"}))
     # What goes before and after the kept sentences is left out silently; the caption matches "wall".
     assert cut
     assert trimmed == "We finally painted the kitchen wall blue. [photo: a blue wall]"
     text = "We painted the wall on Monday. It was a long and busy week at work for both of us. The paint was blue."
-    trimmed, cut = rd.trim_turn(text, None, ["paint"])
+    trimmed, cut = trim_turn(text, None, ["paint"])
     assert cut and trimmed == "We painted the wall on Monday. … The paint was blue."
 
 
 def test_trim_leaves_short_turns_and_unmatched_content_alone():
     short = "I painted it blue."
-    assert rd.trim_turn(short, None, ["paint"]) == (short, False)
+    assert trim_turn(short, None, ["paint"]) == (short, False)
     # No sentence matches: reactions go, the most contentful sentence stays.
     text = "Wow, Mel! That's awesome! I gave my parents a set of mugs from my pottery class as a present."
-    trimmed, cut = rd.trim_turn(text, None, ["vacation"], frozenset({"mel"}))
+    trimmed, cut = trim_turn(text, None, ["vacation"], frozenset({"mel"}))
     assert cut and trimmed == "I gave my parents a set of mugs from my pottery class as a present."
     # Only reactions, none matching: the line still says the turn said something.
     reactions = "Wow, Mel! That is so awesome! Thanks so much, Mel! Wow, that is amazing, really amazing!"
-    assert rd.trim_turn(reactions, None, ["vacation"], frozenset({"mel"})) == ("…", True)
+    assert trim_turn(reactions, None, ["vacation"], frozenset({"mel"})) == ("…", True)
 
 
 def test_trim_keeps_a_caption_only_where_the_question_reaches_the_turn():
     # The text matches: its picture stays, even when the caption shares no word with the question.
-    assert rd.trim_turn("Here is my new painting!", "a photo of a sunset over a lake", ["paint"]) == (
+    assert trim_turn("Here is my new painting!", "a photo of a sunset over a lake", ["paint"]) == (
         "Here is my new painting! [photo: a sunset over a lake]", False)
     # The caption matches: it stays.
-    assert rd.trim_turn("Look at this!", "a photo of a painting of a horse", ["paint"]) == (
+    assert trim_turn("Look at this!", "a photo of a painting of a horse", ["paint"]) == (
         "Look at this! [photo: a painting of a horse]", False)
     # Neither matches: the caption goes (the question did not reach this turn by its words).
-    assert rd.trim_turn("Look at this!", "a photo of a dog", ["paint"]) == ("Look at this!", True)
+    assert trim_turn("Look at this!", "a photo of a dog", ["paint"]) == ("Look at this!", True)
     # No lexical terms to judge by: the turn is written whole.
-    assert rd.trim_turn("Look at this!", "a photo of a dog", []) == ("Look at this! [photo: a dog]", False)
+    assert trim_turn("Look at this!", "a photo of a dog", []) == ("Look at this! [photo: a dog]", False)
 
 
 _MONTHS = {f"{datetime(2000, m, 1):%b}": m for m in range(1, 13)}
@@ -326,9 +325,9 @@ def _parse_span(text: str) -> tuple[date, date]:
        hour=st.integers(0, 23))
 def test_date_span_says_exactly_its_days(first, days, hour):
     last = first + timedelta(days=days)
-    start = datetime(first.year, first.month, first.day, hour, tzinfo=timezone.utc).timestamp()
-    end = datetime(last.year, last.month, last.day, 23 - hour, tzinfo=timezone.utc).timestamp()
-    text = rd.date_span(start, end)
+    start = datetime(first.year, first.month, first.day, hour, tzinfo=UTC).timestamp()
+    end = datetime(last.year, last.month, last.day, 23 - hour, tzinfo=UTC).timestamp()
+    text = date_span(start, end)
     assert _parse_span(text) == (first, last)
     assert len(text) <= len(f"{first.day} {first:%b %Y} to {last.day} {last:%b %Y}")
 
@@ -336,13 +335,13 @@ def test_date_span_says_exactly_its_days(first, days, hour):
 def test_turn_line_has_speaker_and_event_time_and_the_full_line_its_id():
     props = {"uid": "D2:1", "speaker": "Ben", "utterance": "I finished the marathon last Sunday!",
              "event_start": _at(2023, 5, 7).timestamp(), "event_end": _at(2023, 5, 7).timestamp()}
-    assert rd.turn_line(props) == "Ben: I finished the marathon last Sunday! (event 7 May 2023)"
-    assert rd.turn_line(props, topic="marathon") == "[D2:1] Ben (topic: marathon): I finished the marathon last Sunday! (event 7 May 2023)"
-    assert rd.session_header(_at(2023, 5, 10).timestamp()) == "10 May 2023:"
+    assert turn_line(props) == "Ben: I finished the marathon last Sunday! (event 7 May 2023)"
+    assert turn_line(props, topic="marathon") == "[D2:1] Ben (topic: marathon): I finished the marathon last Sunday! (event 7 May 2023)"
+    assert session_header(_at(2023, 5, 10).timestamp()) == "10 May 2023:"
     week = dict(props, event_start=_at(2023, 4, 24).timestamp(), event_end=_at(2023, 4, 30).timestamp())
-    assert rd.turn_line(week).endswith("(event 24-30 Apr 2023)")
+    assert turn_line(week).endswith("(event 24-30 Apr 2023)")
     month = dict(props, event_start=_at(2023, 4, 1).timestamp(), event_end=_at(2023, 4, 30).timestamp())
-    assert rd.turn_line(month).endswith("(event Apr 2023)")
+    assert turn_line(month).endswith("(event Apr 2023)")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -428,7 +427,7 @@ def test_the_episode_keeps_upper_bounds_of_session_and_event_intervals():
     from graphmem.write.turns import build_session_batch, dialogue_so_far, session_digest
 
     day = timedelta(days=1)
-    base = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    base = datetime(2024, 1, 1, tzinfo=UTC)
     plan = [  # (session start, explicit end, event spans of its two turns)
         (base, None, (None, 1 * day)),
         (base + 10 * day, base + 12 * day, (7 * day, None)),
@@ -476,9 +475,40 @@ def test_a_dialogue_without_boxes_asks_for_none(memory, monkeypatch):
             plain.add_session(NS, session_id, [Turn(i, speaker, text) for i, speaker, text in turns], start)
         assert [e["box_count"] for e in plain.store.episode_nodes(NS, kind="dialogue")] == [0]
         spy(plain.store)
-        result = rd.recall_dialogue(plain.store, plain.embedder, NS, "What did Ben name his puppy?", 300)
+        result = recall_dialogue(plain.store, plain.embedder, NS, "What did Ben name his puppy?", 300)
         assert asked == ["Turn"] and "turn:D3:1" in result.ranking[:3]
     asked.clear()
     spy(memory.store)
     recall(memory, "What did Ben name his puppy?")
     assert sorted(asked) == ["Box", "Turn"]
+
+
+# --------------------------------------------------------------------------------------------------
+# Recall configs through Memory
+# --------------------------------------------------------------------------------------------------
+
+
+def test_a_memory_recalls_with_its_config_unless_a_call_gives_one(memory):
+    from graphmem.memory import Memory
+    from graphmem.recall.config import RecallConfig
+
+    question = "How is Ana's pottery going?"
+    full = recall(memory, question, context="full").evidence
+    compact = recall(memory, question).evidence
+    assert full.text != compact.text
+    assert memory.recall(NS, question, config=RecallConfig(context="full")) == full
+    # Not closed here: it shares the module's store.
+    full_memory = Memory(store=memory.store, embedder=memory.embedder, recall_config=RecallConfig(context="full"))
+    assert full_memory.recall(NS, question) == full
+    assert full_memory.recall(NS, question, config=RecallConfig()) == compact == memory.recall(NS, question)
+
+
+def test_search_ranks_with_the_memorys_dialogue_tuning(memory):
+    from graphmem.memory import Memory
+    from graphmem.recall.config import RecallConfig
+
+    question = "How long did the marathon take?"
+    no_flow = RecallConfig(dialogue=DialogueRecallConfig(answer_share=0.0, neighbour_share=0.0))
+    tuned = Memory(store=memory.store, embedder=memory.embedder, recall_config=no_flow)
+    assert [h.source_id for h in memory.search(NS, question, k=2)] == ["D2:2", "D2:3"]
+    assert "D2:3" not in [h.source_id for h in tuned.search(NS, question, k=2)]

@@ -9,7 +9,7 @@ five steps written, store four, and leave ``Episode.last_t`` naming the missing 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -83,7 +83,7 @@ class SpeakerContexts:
         return [TurnContext((t.speaker,), (), (), (), None, None, ()) for t in turns]
 
 
-DAY = datetime(2024, 3, 2, tzinfo=timezone.utc)
+DAY = datetime(2024, 3, 2, tzinfo=UTC)
 
 
 def _steps(first: int, n: int) -> list[Step]:

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cluster_embed import ClusterEmbedder
 from graphmem.recall import expansion
 from graphmem.recall.expansion import expand, neighbour_table, rare_terms, vocabulary_for, vocabulary_words
-from cluster_embed import ClusterEmbedder
 
 _ALL_WORDS = vocabulary_words()
 

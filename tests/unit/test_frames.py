@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +12,6 @@ import locomo_dev
 from graphmem.errors import InvalidRecordError
 from graphmem.recall.frames import FRAME_BUFFER, history_window, induce_frame
 
-UTC = timezone.utc
 START = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # conv-26's history: 8 May 2023 ...
 END = datetime(2024, 1, 4, 0, 19, tzinfo=UTC)  # ... to 4 January 2024
 PEOPLE = ["Caroline", "Melanie"]

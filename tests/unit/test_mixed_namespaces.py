@@ -5,9 +5,9 @@ from __future__ import annotations
 from importlib import resources
 
 import pytest
+
 from graphmem.loaders.chat_jsonl import load_chat_jsonl
 from graphmem.loaders.jsonl_steps import read_steps_jsonl
-
 from graphmem.memory import Memory
 from graphmem.recall.packer import Evidence
 from graphmem.recall.route import _together, grounded

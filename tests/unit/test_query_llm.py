@@ -166,3 +166,25 @@ def test_large_lexicon_is_cut_in_the_prompt() -> None:
     big = Lexicon(frozenset((f"kind{k}", f"object{o}") for k in range(200) for o in range(50)))
     body = LlmCompiler("http://127.0.0.1:9/v1", "tiny").request_body(QUESTION, big, 100)
     assert len(body["messages"][0]["content"]) < 8000
+
+
+def test_a_memory_with_a_compiler_recalls_by_the_llms_query(server: tuple[str, _Server]) -> None:
+    """The compiler a ``Memory`` is given reads its trajectory questions (and the grammar the rest)."""
+    from graphmem import Memory
+    from graphmem.records import Event, Location, Step
+
+    url, state = server
+    steps = [Step(t, "noop", location=Location(region="hall")) for t in range(12)]
+    steps[3] = Step(3, "send report", events=(Event("send", "report"),), location=Location(region="office"))
+    steps[7] = Step(7, "send report", events=(Event("send", "report"),), location=Location(region="lab"))
+    with Memory(query_compiler=LlmCompiler(url, "tiny", timeout=5)) as memory:
+        memory.add_steps("run", "ep", steps)
+        answer = memory.answer("run", "where was I just before my second report went out?", budget=150)
+        assert state.seen, "the question went to the endpoint"
+        assert answer.evidence.query == to_json(Read(Shifted(Occurrence(EventPattern("send", "report"), 2), -1), "location"))
+        assert answer.text == "hall" and "ep:6" in answer.evidence.source_ids
+    with Memory() as memory:  # no compiler: the grammar alone, and nothing is sent
+        memory.add_steps("run", "ep", steps)
+        before = len(state.seen)
+        memory.answer("run", "where was I just before my second report went out?", budget=150)
+        assert len(state.seen) == before

@@ -1,0 +1,286 @@
+"""Validity-aware recall over a dialogue history: the stages, in order (see ``graphmem.recall.dialogue``).
+
+>>> from graphmem.recall.dialogue.config import DialogueRecallConfig
+>>> offer_limit(300), offer_limit(1200), offer_limit(4000), offer_limit(300, DialogueRecallConfig(pack_candidates=10))
+(60, 150, 500, 37)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from graphmem.embed import Embedder
+from graphmem.recall.dialogue.candidates import Expansion, content_scores, flow
+from graphmem.recall.dialogue.config import (
+    DEFAULT_DIALOGUE_CONFIG,
+    DialogueRecallConfig,
+)
+from graphmem.recall.dialogue.lines import day, session_header, turn_line, turn_opening
+from graphmem.recall.dialogue.question import (
+    QueryTerms,
+    analyze_question,
+    list_question,
+    name_parts,
+)
+from graphmem.recall.expansion import unknown_terms
+from graphmem.recall.frames import RecallFrame, induce_frame
+from graphmem.recall.packer import Evidence, Packer, PackItem, pack
+from graphmem.recall.parallel import together
+from graphmem.store.protocol import GraphStore, node_key
+
+__all__ = ["DialogueRecall", "ValidWindow", "offer_limit", "recall_dialogue", "recall_turns"]
+
+#: The dialogue evidence styles: ``"compact"`` (the default) and ``"full"`` (see ``recall_dialogue``).
+CONTEXTS = ("compact", "full")
+
+
+@dataclass(frozen=True)
+class DialogueRecall:
+    evidence: Evidence
+    frame: RecallFrame | None
+    ranking: tuple[str, ...]
+    #: The caller's turn id of each ranked key, in ranking order.
+    uids: tuple[str, ...] = ()
+
+
+def history_range(store: GraphStore, namespace: str, episodes: Sequence[dict[str, Any]]) -> tuple[datetime, datetime] | None:
+    """The dialogue history's first session start and last session end.
+
+    The writer keeps both on each dialogue ``Episode``; a dialogue written before it did is read from
+    its sessions instead.
+    """
+    dialogues = [e for e in episodes if e.get("kind") == "dialogue"]
+    if not dialogues:
+        return None
+    if all(e.get("first_session_start") is not None and e.get("last_session_end") is not None for e in dialogues):
+        first = min(float(e["first_session_start"]) for e in dialogues)
+        last = max(float(e["last_session_end"]) for e in dialogues)
+    else:
+        sessions = store.sessions(namespace)
+        if not sessions:
+            return None
+        first, last = min(s.start for s in sessions), max(s.end for s in sessions)
+    return datetime.fromtimestamp(first, tz=UTC), datetime.fromtimestamp(last, tz=UTC)
+
+
+def longest(episodes: Sequence[dict[str, Any]], prop: str) -> float | None:
+    """The longest session (``longest_session``) or event time (``longest_event``) over the dialogue
+    episodes: bounds the window reads (``GraphStore.units_in_window``); None when one of them was written
+    before graphmem kept it."""
+    values = [e.get(prop) for e in episodes if e.get("kind") == "dialogue"]
+    if not values or any(v is None for v in values):
+        return None
+    return max(float(v) for v in values if v is not None)
+
+
+@dataclass(frozen=True)
+class ValidWindow:
+    """The recall frame's time window as validity sees it: its bounds (epoch seconds) and the keys of the
+    sessions whose interval overlaps it (``GraphStore.sessions_in_window``)."""
+
+    start: float
+    end: float
+    sessions: frozenset[str]
+
+    def holds(self, turn: dict[str, Any]) -> bool:
+        """A turn is valid when its session overlaps the window or its event time falls in it."""
+        session = turn.get("session")
+        if session is not None and node_key("Session", str(session)) in self.sessions:
+            return True
+        ev_start, ev_end = turn.get("event_start"), turn.get("event_end")
+        return ev_start is not None and ev_end is not None and ev_start <= self.end and ev_end >= self.start
+
+
+def offer_limit(budget: int, config: DialogueRecallConfig = DEFAULT_DIALOGUE_CONFIG) -> int:
+    """How many ranked turns the packer is offered for a budget: ``config.pack_candidates``, or one per
+    ``config.pack_tokens_per_turn`` tokens when the budget could hold more lines than that."""
+    return max(config.pack_candidates, budget // config.pack_tokens_per_turn)
+
+
+def recall_dialogue(
+    store: GraphStore,
+    embedder: Embedder,
+    namespace: str,
+    question: str,
+    budget: int,
+    use_frames: bool = True,
+    use_boxes: bool = True,
+    use_traces: bool = True,
+    use_expansion: bool = True,
+    episodes: Sequence[dict[str, Any]] | None = None,
+    context: str = "compact",
+    config: DialogueRecallConfig = DEFAULT_DIALOGUE_CONFIG,
+) -> DialogueRecall:
+    """Evidence for a question about a dialogue history; ``episodes`` saves a read when the caller has them.
+
+    ``use_frames``, ``use_boxes``, ``use_traces`` and ``use_expansion`` switch the recall frame, the topic
+    boxes, trace expansion and rare-word expansion off (the ablations of
+    ``graphmem.recall.config.RecallConfig``); ``config`` is the tuning. ``context="compact"`` (the default)
+    writes each session's date once and each turn's speaker and event time; ``context="full"`` also writes
+    each session's interval (start to end) and each turn's id, mentioned people and topic, at a cost in
+    tokens (fewer turns fit a budget). Either way ``evidence.lines`` pairs each packed line with its turn id.
+
+    >>> from graphmem.embed import default_embedder
+    >>> from graphmem.store.embedded import EmbeddedStore
+    >>> recall_dialogue(EmbeddedStore(), default_embedder(), "nobody", "What happened?", 100).evidence.tokens
+    0
+    """
+    if context not in CONTEXTS:
+        raise ValueError(f"context must be 'compact' or 'full', got {context!r}")
+    if episodes is None:
+        episodes = store.episode_nodes(namespace, kind="dialogue")
+    history = history_range(store, namespace, episodes)
+    if history is None:
+        return DialogueRecall(pack([], budget), None, ())
+    hist_start, hist_end = history
+    if use_boxes and all(int(ep.get("box_count", 1)) == 0 for ep in episodes):
+        # Written without topic boxes (``Memory(boxes=False)``): no box search to wait for.
+        use_boxes = False
+    speakers: set[str] = set()
+    for ep in episodes:
+        speakers.update(json.loads(ep.get("speakers", "[]")))
+    known = sorted(speakers)
+    frame = induce_frame(question, hist_start, hist_end, known) if use_frames else None
+    need = frame.need if frame is not None and frame.need.strip() else question
+    if frame is not None and frame.reference:
+        # "after the roadtrip": the frame takes the relation out of the need, but the event it points at
+        # is what the answer's neighbourhood talks about.
+        need = f"{need} {frame.reference}"
+    people = set(frame.people) if frame is not None else set(induce_frame(question, hist_start, hist_end, known).people)
+
+    query = analyze_question(need, tuple(known), config.expandable_pos)
+    # list_question reads the parse of the need that analyze_question cached.
+    w_lexical = config.list_w_lexical if list_question(need) else config.w_lexical
+    # Expandable question words the expansion vocabulary lacks are embedded with the question, in one
+    # model call, in case the full-text hits show them rare (``candidates.expansion_hits``).
+    unknown = unknown_terms(query.expandable, embedder) if use_expansion else []
+    vectors = embedder.embed([query.dense, *unknown])
+    vector = vectors[0]
+    expansion = Expansion(embedder, dict(zip(unknown, vectors[1:], strict=False))) if use_expansion else None
+    offered_at_most = offer_limit(budget, config)
+
+    def scores() -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+        return content_scores(
+            store, namespace, query, vector,
+            use_boxes=use_boxes, use_traces=use_traces, w_lexical=w_lexical, expansion=expansion, config=config,
+        )
+
+    window: ValidWindow | None = None
+    filler: dict[str, dict[str, Any]] = {}
+    if frame is not None and frame.confident and frame.start is not None and frame.end is not None:
+        start, end = frame.start.timestamp(), frame.end.timestamp()
+        longest_session, longest_event = longest(episodes, "longest_session"), longest(episodes, "longest_event")
+        (content, nodes), filler, sessions = together(
+            scores,
+            lambda: store.units_in_window(namespace, start, end, offered_at_most, longest_session, longest_event),
+            lambda: store.sessions_in_window(namespace, start, end, longest_session),
+        )
+        window = ValidWindow(start, end, frozenset(sessions))
+    else:
+        content, nodes = scores()
+
+    # Content flows along the dialogue first; the speaker bonus is the receiving turn's own (a reaction
+    # of the other speaker to a named person's turn does not inherit that person's bonus).
+    scored = flow(store, namespace, {k: v for k, v in content.items() if k in nodes}, nodes, config)
+    if people:
+        for key in scored:
+            if nodes.get(key, {}).get("speaker") in people:
+                scored[key] += config.speaker_bonus
+    ranking = rank(scored, nodes, window, filler, offered_at_most)
+    evidence = pack_turns(store, namespace, ranking[:offered_at_most], nodes, query, name_parts(known), budget, context, config)
+    return DialogueRecall(evidence, frame, tuple(ranking), tuple(str(nodes[k]["uid"]) for k in ranking))
+
+
+def rank(
+    scored: dict[str, float],
+    nodes: dict[str, dict[str, Any]],
+    window: ValidWindow | None,
+    filler: dict[str, dict[str, Any]],
+    offered_at_most: int,
+) -> list[str]:
+    """Validity before relevance: the turns valid in the ``window`` (if any) first, each tier by score.
+
+    Valid turns that no content search reached (``filler``, the window's turns) still compete, at the
+    bottom of the valid tier (as many as the packer could take); they join ``scored`` and ``nodes``.
+    """
+    valid: set[str] = set()
+    if window is not None:
+        valid = {k for k in scored if window.holds(nodes.get(k, {}))}
+        floor = min(scored.values(), default=0.0) - 1.0
+        extra = [k for k in filler if k not in scored][: max(0, offered_at_most - len(valid))]
+        for key in extra:
+            nodes.setdefault(key, filler[key])
+            scored[key] = floor
+            valid.add(key)
+
+    def rank_key(key: str) -> tuple[int, float, str]:
+        tier = 0 if (window is None or key in valid) else 1
+        return tier, -scored[key], key
+
+    return [k for k in sorted(scored, key=rank_key) if k in nodes and nodes[k].get("uid")]
+
+
+def pack_turns(
+    store: GraphStore,
+    namespace: str,
+    offered: Sequence[str],
+    nodes: dict[str, dict[str, Any]],
+    query: QueryTerms,
+    names: frozenset[str],
+    budget: int,
+    context: str,
+    config: DialogueRecallConfig,
+) -> Evidence:
+    """The offered turns' lines packed greedily under the budget, under their sessions' headers.
+
+    Lines are written as the packer takes them: a turn whose opening alone no longer fits is skipped
+    without trimming its text (most offered turns, once the budget is nearly full).
+    """
+    context_nodes: dict[str, dict[str, Any]] = {}
+    if context == "full":
+        # The sessions' intervals and the boxes' topics of the offered turns, in one read.
+        wanted = {node_key("Session", str(nodes[k]["session"])) for k in offered if nodes[k].get("session")}
+        wanted |= {str(nodes[k]["box"]) for k in offered if nodes[k].get("box")}
+        context_nodes = store.get_nodes(namespace, sorted(wanted))
+    packer = Packer(budget)
+    for key in offered:
+        props = nodes[key]
+        start = props.get("session_start")
+        header = session_header(float(start)) if start is not None else ""
+        topic = None
+        if context == "full":
+            session = context_nodes.get(node_key("Session", str(props.get("session"))), {})
+            if start is not None and session.get("end") is not None and day(session["end"]) != day(float(start)):
+                header = f"{day(float(start))} to {day(float(session['end']))}:"
+            topic = str(context_nodes.get(str(props.get("box") or ""), {}).get("topic") or "")
+        opening = turn_opening(props, topic)
+        if not packer.may_fit(opening):
+            continue
+        line = turn_line(props, query.lexical, names, topic, opening, config)
+        packer.offer(PackItem(props["uid"], line, order=float(props.get("seq", 0)), header=header))
+    return packer.evidence()
+
+
+def recall_turns(
+    store: GraphStore,
+    embedder: Embedder,
+    namespace: str,
+    question: str,
+    budget: int,
+    use_frames: bool = True,
+    use_boxes: bool = True,
+    use_traces: bool = True,
+    use_expansion: bool = True,
+    episodes: Sequence[dict[str, Any]] | None = None,
+    context: str = "compact",
+    config: DialogueRecallConfig = DEFAULT_DIALOGUE_CONFIG,
+) -> Evidence:
+    """The evidence of ``recall_dialogue`` (same arguments), without its frame and ranking."""
+    return recall_dialogue(
+        store, embedder, namespace, question, budget, use_frames=use_frames, use_boxes=use_boxes, use_traces=use_traces,
+        use_expansion=use_expansion, episodes=episodes, context=context, config=config,
+    ).evidence
