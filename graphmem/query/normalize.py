@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from graphmem.query.lexicon import Lexicon
-from graphmem.query.wordforms import FUNCTION_WORDS, words
+from graphmem.query.wordforms import FUNCTION_WORDS, morph_forms, words
 
 MAX_CHARS = 2000
 
@@ -83,7 +83,7 @@ def normalize(question: str) -> str:
     s = re.sub(r"\b(?:hit|health|life) points\b|\bhit-points\b", "hitpoints", s)
     s = re.sub(r"\b(?:during|in|on|at) (?:the )?(?:time )?step (?=#?\d)", "at step ", s)
     s = re.sub(r"[\u2013\u2014]|\s-\s", ", ", s)
-    s = re.sub(r"(^|, )(?:please |can you |could you |would you )?(?:tell me|give me|give|say|report|state|show me|let me know|i want to know|i'd like to know|name|identify|find)\s+(?=the |my |our |its |your |what |which |where |when |how )(?:the |my |our |its |your )?", r"\1what was the ", s)
+    s = re.sub(r"(^|, )(?:please |can you |could you |would you )?(?:tell me|give me|give|say|report|state|show me|let me know|i want to know|i'd like to know|(?:name|identify|find)(?= the (?:step|time|moment|number)\b))\s+(?:the |my |our |its |your )?(?:the |my |our |its |your )?", r"\1what was the ", s)
     s = re.sub(r"^(?:name|list) (?:everything|all)\s*[,:]\s*", "", s)
     s = re.sub(r"^(?:name|list|enumerate) (?:the |all (?:the )?|every )?([a-z]+s) (?:that (?:were |was )?)?([a-z]+ed)\b", r"what things did i \2 \1", s)
     s = re.sub(rf"^(?:which|what) (?:distinct |different |unique )?(?:items|things|objects|stuff) did ({SUBJECT}) (?:deal with|handle|interact with|touch|work with|use)\b(.*?),? (?:where|in which|when) (?:{SUBJECT}) ([^.?]+?)[.?]?\s*(?:(?:list|name) them\.?)?\s*$",
@@ -95,7 +95,9 @@ def normalize(question: str) -> str:
     s = re.sub(r"\b(?:once|after|when) (step \d+) (?:had|has) (?:passed|gone by|elapsed)\b", r"after \1", s)
     # What a step did is recorded at that step: "right after step 244's action", "once step 71 was done"
     s = re.sub(r"\b(?:(?:right|just|immediately|directly) )?after (step #?\d+)(?:'s| s) (?:action|move|command|turn)\b", r"at \1", s)
-    s = re.sub(r"\b(?:once|when|after|right after|just after) (step #?\d+)(?:(?:'s| s) (?:action|move|command))? (?:was|had been|has been|is|got) (?:done|taken|performed|executed|complete|completed|finished|over|carried out|made)\b", r"at \1", s)
+    # ... a value read then, but the start of a window for a count or an existence question
+    after_step = r"after \1" if re.search(r"\bhow (?:many|often)\b|^(?:did|have|has|had|was there|is there|were there|is it true|list|name)\b|\bever\b", s) else r"at \1"
+    s = re.sub(r"\b(?:once|when|after|right after|just after) (step #?\d+)(?:(?:'s| s) (?:action|move|command))? (?:was|had been|has been|is|got) (?:done|taken|performed|executed|complete|completed|finished|over|carried out|made)\b", after_step, s)
     # A frame naming the occurrence first: "Considering the first time I ate: where was I?"
     s = re.sub(r"^(?:considering|regarding|concerning|thinking (?:about|of)|think (?:about|of)|as for|as to|about|take|consider|looking at|looking back at|focusing on|for)\s+(?=the\b)", "", s)
     s = re.sub(rf"^(?:is|was) there (?:any |a |some )?(?:record|sign|trace|evidence|instance|case|mention|report) (?:of|that) (?:({SUBJECT}) )?(.+)$", lambda m: f"did {m.group(1) or 'i'} ever {m.group(2)}", s)
@@ -179,24 +181,31 @@ def names_as_agent(question: str, lex: Lexicon) -> str:
     return _CAPITALIZED.sub(replace, question[:MAX_CHARS])
 
 
-_SUBJECT_POSITION = re.compile(r"\b(did|does|do|was|were|is|are|had|has|have|would|could|will|when|whenever|while|once|after|before|until|since|that|time|everything|anything|all|what|which|whether|if|where|and|then|following|ever|of|to|from|by) the ([a-z]+)(?='s\b| [a-z])")
-_AUX_BEFORE = frozenset({"did", "does", "do", "was", "were", "is", "are", "had", "has", "have", "would", "could", "will"})
-_AGENTIVE = re.compile(r"(?:er|or|ist|ant|ent|ian|eer)$")
+_SUBJECT_POSITION = re.compile(r"\b(did|does|do|had|has|have|would|could|will|was|were|is|are|when|whenever|while|once|after|before|until|since|that|time|everything|anything|all|what|which|whether|if|where|and|then|following|ever|of|to|from|by) the ([a-z]+)(?='s\b|((?: ord_m?\d+| [a-z]+ly)? [a-z]+))")
+#: auxiliaries a subject follows before its verb ("did the assistant open"): unlike a copula ("was the
+#: command ...") the noun after them is the one acting
+_AUX_BEFORE = frozenset({"did", "does", "do", "had", "has", "have", "would", "could", "will"})
+_AGENTIVE = re.compile(r"(?:er|or|ist|ant|ian|eer)$")
 _NOT_AGENTS = frozenset({"agent", "player", "time", "step", "first", "last", "next", "same", "game", "episode", "run", "moment",
                          "point", "end", "start", "beginning", "number", "count", "total", "one", "other", "order", "answer",
-                         "water", "weather", "winter", "summer", "center", "corner", "letter", "paper", "user"})
+                         "water", "weather", "winter", "summer", "center", "corner", "letter", "paper", "user", "counter",
+                         "meter", "timer", "color", "colour", "floor", "door", "indicator", "monitor", "error"})
+_VERB_LIKE = re.compile(r"^(?:[a-z]+(?:ed|ing)|put|set|cut|hit|got|took|ate|drank|made|built|went|came|ran|fell|held|had|did|was|were|is)$")
 
 
 def unheld_subjects(s: str, lex: Lexicon) -> str:
     """ "did the assistant open ...", "when the adventurer entered ...": a noun in the subject's place that the
-    memory does not hold is the agent (after an auxiliary, or an agent noun after a connective)."""
-    held = {w for name in (*lex.names, *lex.kinds) for w in words(name)}
+    memory does not hold is the agent (after an auxiliary; an agent noun before a verb after a copula or a
+    connective)."""
+    held = {f for name in (*lex.names, *lex.kinds) for w in words(name) for f in morph_forms(w)}
 
     def replace(m: re.Match[str]) -> str:
         noun = m.group(2)
         if noun in held or noun in _NOT_AGENTS or noun in FUNCTION_WORDS:
             return m.group(0)
-        if m.group(1) in _AUX_BEFORE or _AGENTIVE.search(noun):
+        following = (m.group(3) or "").split()
+        verb_next = bool(following) and bool(_VERB_LIKE.match(following[-1]))
+        if m.group(1) in _AUX_BEFORE or (_AGENTIVE.search(noun) and (verb_next or m.group(0).endswith("'s"))):
             return f"{m.group(1)} the agent"
         return m.group(0)
 
