@@ -15,12 +15,12 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Union
+from datetime import UTC, datetime
+from typing import Any
 
 from graphmem.errors import InvalidRecordError
 
-Scalar = Union[int, float, str, bool]
+Scalar = int | float | str | bool
 
 #: Suggested event kinds. ``Event.kind`` is any short phrase (see :func:`normalize_kind`); loaders use
 #: these where they fit so that memories of different environments share words, and invent their own
@@ -309,8 +309,8 @@ def validate_datetime(value: Any, where: str, name: str) -> datetime:
         # Recall computes with days around every time (session intervals, a week either side).
         raise InvalidRecordError(where, name, f"must be within the years 2 to 9998, got {value.isoformat()}")
     if value.tzinfo is None:
-        return value.replace(tzinfo=timezone.utc)
-    return value.astimezone(timezone.utc)
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
 
 
 def validate_turns(turns: Sequence[Turn], where: str) -> tuple[Turn, ...]:

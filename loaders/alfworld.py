@@ -50,19 +50,19 @@ TRANSFORMS: dict[str, str] = {"heat": "hot", "cool": "cool", "clean": "clean", "
 _PAST: dict[str, str] = {"heat": "heated", "cool": "cooled", "clean": "cleaned", "slice": "sliced"}
 
 _NAME = r"[a-z][a-z ]*?\s\d+"  # "apple 1", "butter knife 2": words then an instance number
-_ARRIVE = re.compile(rf"^you arrive at (?:loc \d+|(?P<recep>{_NAME}))\.", re.I)
-_SEE = re.compile(rf"(?:on|in) the (?P<recep>{_NAME}), you see (?P<items>[^.]*)\.", re.I)
-_IN_IT = re.compile(rf"the (?P<recep>{_NAME}) is open\. in it, you see (?P<items>[^.]*)\.", re.I)
-_CLOSED = re.compile(rf"the (?P<recep>{_NAME}) is closed\.", re.I)
-_PICK = re.compile(rf"^you pick up the (?P<obj>{_NAME}) from the (?P<recep>{_NAME})\.", re.I)
-_PUT = re.compile(rf"^you (?:put|move) the (?P<obj>{_NAME}) (?:in/on|in|on|to) the (?P<recep>{_NAME})\.", re.I)
-_OPEN = re.compile(rf"^you open the (?P<recep>{_NAME})\.", re.I)
-_CLOSE = re.compile(rf"^you close the (?P<recep>{_NAME})\.", re.I)
-_TRANSFORM = re.compile(rf"^you (?P<verb>heat|cool|clean|slice) the (?P<obj>{_NAME}) using the (?P<tool>{_NAME})\.", re.I)
-_TURN_ON = re.compile(rf"^you turn (?P<onoff>on|off) the (?P<obj>{_NAME})\.", re.I)
-_CARRYING = re.compile(r"^you are carrying: (?P<items>[^.]*)\.", re.I)
-_NOT_CARRYING = re.compile(r"^you are not carrying anything\.", re.I)
-_TASK = re.compile(r"your task is to: (?P<task>[^\n]*)", re.I)
+_ARRIVE = re.compile(rf"^you arrive at (?:loc \d+|(?P<recep>{_NAME}))\.", re.IGNORECASE)
+_SEE = re.compile(rf"(?:on|in) the (?P<recep>{_NAME}), you see (?P<items>[^.]*)\.", re.IGNORECASE)
+_IN_IT = re.compile(rf"the (?P<recep>{_NAME}) is open\. in it, you see (?P<items>[^.]*)\.", re.IGNORECASE)
+_CLOSED = re.compile(rf"the (?P<recep>{_NAME}) is closed\.", re.IGNORECASE)
+_PICK = re.compile(rf"^you pick up the (?P<obj>{_NAME}) from the (?P<recep>{_NAME})\.", re.IGNORECASE)
+_PUT = re.compile(rf"^you (?:put|move) the (?P<obj>{_NAME}) (?:in/on|in|on|to) the (?P<recep>{_NAME})\.", re.IGNORECASE)
+_OPEN = re.compile(rf"^you open the (?P<recep>{_NAME})\.", re.IGNORECASE)
+_CLOSE = re.compile(rf"^you close the (?P<recep>{_NAME})\.", re.IGNORECASE)
+_TRANSFORM = re.compile(rf"^you (?P<verb>heat|cool|clean|slice) the (?P<obj>{_NAME}) using the (?P<tool>{_NAME})\.", re.IGNORECASE)
+_TURN_ON = re.compile(rf"^you turn (?P<onoff>on|off) the (?P<obj>{_NAME})\.", re.IGNORECASE)
+_CARRYING = re.compile(r"^you are carrying: (?P<items>[^.]*)\.", re.IGNORECASE)
+_NOT_CARRYING = re.compile(r"^you are not carrying anything\.", re.IGNORECASE)
+_TASK = re.compile(r"your task is to: (?P<task>[^\n]*)", re.IGNORECASE)
 
 
 def _items(text: str) -> list[str]:
@@ -71,7 +71,7 @@ def _items(text: str) -> list[str]:
         return []
     names = []
     for part in re.split(r",\s*(?:and\s+)?|\s+and\s+", text.strip()):
-        part = re.sub(r"^(?:a|an|the)\s+", "", part.strip(), flags=re.I).strip().lower()
+        part = re.sub(r"^(?:a|an|the)\s+", "", part.strip(), flags=re.IGNORECASE).strip().lower()
         if part:
             names.append(part)
     return names
@@ -120,14 +120,15 @@ def _step(t: int, action: str, observation: str, world: _World) -> Step:
     touched: list[str] = []
     before_holding = world.holding
 
-    if (m := _ARRIVE.match(obs)) or low_action.startswith("go to "):
-        if m or not obs.lower().startswith("nothing happens"):
-            recep = (m.group("recep") if m and m.group("recep") else low_action[len("go to "):]).lower()
-            if recep != world.at:
-                events.append(Event("visit", recep))
-            world.at = recep
-            phrases.append(f"went to {recep}")
-            touched.append(recep)
+    if ((m := _ARRIVE.match(obs)) or low_action.startswith("go to ")) and (
+        m or not obs.lower().startswith("nothing happens")
+    ):
+        recep = (m.group("recep") if m and m.group("recep") else low_action[len("go to "):]).lower()
+        if recep != world.at:
+            events.append(Event("visit", recep))
+        world.at = recep
+        phrases.append(f"went to {recep}")
+        touched.append(recep)
     if m := _PICK.match(obs):
         obj, recep = m.group("obj").lower(), m.group("recep").lower()
         world.holding = obj

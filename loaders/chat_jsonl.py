@@ -12,7 +12,7 @@ import json
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +43,8 @@ def _parse_timestamp(value: Any, where: str) -> datetime:
     except ValueError as exc:
         raise InvalidRecordError(where, "timestamp", f"is not ISO 8601: {value!r}") from exc
     if parsed.tzinfo is None:
-        return parsed.replace(tzinfo=timezone.utc)
-    return parsed.astimezone(timezone.utc)
+        return parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC)
 
 
 def _read_line(raw: str, number: int, where: str) -> _Line:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import calendar
 import logging
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +66,7 @@ def parse_locomo_datetime(text: str) -> datetime:
         raise ValueError(f"impossible time of day in {text!r}")
     hour = hour % 12 + (12 if match["ampm"].lower() == "p" else 0)
     try:
-        return datetime(int(match["year"]), month, int(match["day"]), hour, minute, tzinfo=timezone.utc)
+        return datetime(int(match["year"]), month, int(match["day"]), hour, minute, tzinfo=UTC)
     except ValueError as exc:  # 31 June and the like
         raise ValueError(f"impossible date in {text!r}: {exc}") from exc
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +52,7 @@ def parse_longmemeval_datetime(text: str) -> tuple[datetime, str | None]:
     try:
         value = datetime(
             int(match["year"]), int(match["month"]), int(match["day"]), int(match["hour"]), int(match["minute"]),
-            tzinfo=timezone.utc,
+            tzinfo=UTC,
         )
     except ValueError as exc:
         raise ValueError(f"impossible date in {text!r}: {exc}") from exc

@@ -46,11 +46,11 @@ EXPLORE_VERBS: tuple[str, ...] = (
 )
 _ROOM = re.compile(r"This [a-z ]*?(?:room|location) is called the (?P<room>[^.]+)\.")
 _HOLDER = re.compile(r"(?P<prep>On|In) the (?P<holder>[^:]+?) is: ?(?P<items>.*?)\.?\s*$")
-_NOW = re.compile(r"^The (?P<obj>.+?) is now (?P<state>open|closed|activated|deactivated)\.", re.I)
-_FOCUS = re.compile(r"^You focus on the (?P<obj>.+?)\.", re.I)
-_MEASURE = re.compile(r"^the (?P<tool>.+?) measures a temperature of (?P<value>-?\d+(?:\.\d+)? degrees \w+)", re.I)
-_MOVED = re.compile(r"^You move the (?P<obj>.+?) to the (?P<target>.+?)\.", re.I)
-_ATE = re.compile(r"^You eat the (?P<obj>.+?)\.", re.I)
+_NOW = re.compile(r"^The (?P<obj>.+?) is now (?P<state>open|closed|activated|deactivated)\.", re.IGNORECASE)
+_FOCUS = re.compile(r"^You focus on the (?P<obj>.+?)\.", re.IGNORECASE)
+_MEASURE = re.compile(r"^the (?P<tool>.+?) measures a temperature of (?P<value>-?\d+(?:\.\d+)? degrees \w+)", re.IGNORECASE)
+_MOVED = re.compile(r"^You move the (?P<obj>.+?) to the (?P<target>.+?)\.", re.IGNORECASE)
+_ATE = re.compile(r"^You eat the (?P<obj>.+?)\.", re.IGNORECASE)
 
 
 def _require_scienceworld() -> Any:
@@ -290,7 +290,7 @@ class _Session:
         return str(self.env.inventory())
 
     def score(self) -> int:
-        return int(round(100 * self.env.server.getScore()))
+        return round(100 * self.env.server.getScore())
 
     def completed(self) -> bool:
         return bool(self.env.server.getCompleted())

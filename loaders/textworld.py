@@ -51,7 +51,7 @@ DIRECTION_PREDICATES: dict[str, str] = {
 def _require_textworld() -> Any:
     try:
         import textworld
-        import textworld.generator  # noqa: F401  (imported for make/compile)
+        import textworld.generator  # imported for make/compile
     except ImportError as exc:
         raise ImportError(
             f"graphmem.loaders.textworld needs the 'textworld' package: pip install textworld ({exc})"

@@ -7,7 +7,7 @@ the same error and field, or the same report and the same node and relationship 
 
 The generated values are mostly valid records with a field or two made bad: wrong types, None, a bare
 record where a tuple belongs, huge integers, NaN, lone surrogates, texts at and over the size limits.
-Dialogue namespaces are read with ``use_expansion=False`` and not searched (``search`` of a dialogue is
+Dialogue namespaces are read with ``RecallConfig(use_expansion=False)`` and not searched (``search`` of a dialogue is
 its recall with rare-word expansion, whose vocabulary takes 10-30 s to build for a new embedder).
 """
 
@@ -19,7 +19,6 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
-from hash_embed import HashEmbedder
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -32,6 +31,7 @@ from graphmem.errors import (
 )
 from graphmem.memory import Memory
 from graphmem.query.algebra import Condition, QueryError, Reached, Read, StepAt
+from graphmem.recall.config import RecallConfig
 from graphmem.records import (
     MAX_ID_CHARS,
     MAX_NAME_CHARS,
@@ -45,6 +45,7 @@ from graphmem.records import (
 from graphmem.store.embedded import EmbeddedStore
 from graphmem.store.file import FileStore
 from graphmem.store.neo4j import Neo4jStore
+from hash_embed import HashEmbedder
 
 pytestmark = pytest.mark.neo4j
 
@@ -54,6 +55,8 @@ DAY = datetime(2024, 3, 2, 10, tzinfo=UTC)
 PROPERTY = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 #: The errors a refused call may raise.
 REFUSALS = (InvalidRecordError, InvalidArgumentError, ConflictError, NotFoundError, QueryError)
+#: Dialogue recall as these tests read it (see the module doc).
+NO_EXPANSION = RecallConfig(use_expansion=False)
 
 
 class Memories:
@@ -289,9 +292,9 @@ def _reads_after_steps(mem: Memory, namespace: str) -> tuple[Any, ...]:
 
 
 def _reads_after_sessions(mem: Memory, namespace: str) -> tuple[Any, ...]:
-    evidence = mem.recall(namespace, "what did Maya adopt?", budget=100, use_expansion=False)
+    evidence = mem.recall(namespace, "what did Maya adopt?", budget=100, config=NO_EXPANSION)
     assert evidence.tokens <= 100
-    answer = mem.answer(namespace, "when did they hike?", budget=80, use_expansion=False)
+    answer = mem.answer(namespace, "when did they hike?", budget=80, config=NO_EXPANSION)
     return (answer.text, mem.stats(namespace))
 
 
@@ -372,10 +375,23 @@ QUESTIONS = mostly(
               st.sampled_from(["surrogate condition", "bad json", "huge json"]).map(lambda k: ("query", k))),
 )
 OPTION_VALUES = st.one_of(st.booleans(), st.sampled_from(["compact", "full", "run", "s0"]), WEIRD)
+#: RecallConfig fields and ``episode``, or ``config`` itself given something that is no RecallConfig.
 OPTIONS = st.dictionaries(
-    st.sampled_from(["use_anchors", "use_chain", "use_frames", "use_boxes", "use_traces", "episode", "context", "bogus"]),
+    st.sampled_from(["use_anchors", "use_chain", "use_frames", "use_boxes", "use_traces", "episode", "context", "config"]),
     OPTION_VALUES, max_size=2,
-).map(lambda options: {**options, "use_expansion": False})
+)
+
+
+def recall_arguments(options: dict[str, Any]) -> dict[str, Any]:
+    """``recall``'s and ``answer``'s keyword arguments for generated options: the config is built here,
+    in the call, so that a bad field is refused like any other bad argument."""
+    fields = {k: v for k, v in options.items() if k not in ("episode", "config")}
+    # A config that is None is the memory's own, which expands rare words: read without expansion instead.
+    config = options.get("config")
+    arguments: dict[str, Any] = {"config": RecallConfig(**fields, use_expansion=False) if config is None else config}
+    if "episode" in options:
+        arguments["episode"] = options["episode"]
+    return arguments
 
 
 @st.composite
@@ -403,11 +419,11 @@ def test_arbitrary_call_arguments_are_refused_by_name_or_answered_alike(memories
         if call["method"] == "search":
             return len(mem.search(namespace, asked, k=call["k"]))
         if call["method"] == "recall":
-            evidence = mem.recall(namespace, asked, budget=call["budget"], **call["options"])
+            evidence = mem.recall(namespace, asked, budget=call["budget"], **recall_arguments(call["options"]))
             assert evidence.tokens <= call["budget"]
             return None
         if call["method"] == "answer":
-            answer = mem.answer(namespace, asked, budget=call["budget"], **call["options"])
+            answer = mem.answer(namespace, asked, budget=call["budget"], **recall_arguments(call["options"]))
             # The executor's answer to a structured query comes from the decisive steps: alike everywhere.
             return answer.text if not isinstance(asked, str) else None
         return mem.stats(namespace)

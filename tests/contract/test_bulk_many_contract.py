@@ -5,7 +5,7 @@ of many namespaces into few transactions, reads each namespace's episodes once (
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -16,7 +16,7 @@ from graphmem.records import Event, Location, Step, Turn
 from graphmem.store.protocol import GraphStore, node_key
 from hash_embed import HashEmbedder
 
-START = datetime(2024, 5, 1, tzinfo=timezone.utc)
+START = datetime(2024, 5, 1, tzinfo=UTC)
 
 
 def _steps(i: int, first: int, n: int) -> list[Step]:

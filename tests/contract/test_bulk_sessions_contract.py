@@ -8,14 +8,15 @@ from __future__ import annotations
 import time
 from datetime import timedelta
 from importlib import resources
+from itertools import pairwise
 from typing import Any
 
 import pytest
 
 import graphmem.write.bulk as bulk_module
 from graphmem.errors import ConflictError, GraphmemError, InvalidRecordError
-from graphmem.loaders.jsonl_steps import read_steps_jsonl
 from graphmem.loaders.dialogue import SessionRecord as Session
+from graphmem.loaders.jsonl_steps import read_steps_jsonl
 from graphmem.memory import Memory
 from graphmem.records import Turn
 from graphmem.store.embedded import EmbeddedStore
@@ -179,7 +180,7 @@ def test_bulk_writes_two_lanes_at_once_and_each_episode_in_order(sessions, small
         by_lane[next(iter(episodes))].append((start, end))
     # Each lane's writes never overlap one another (an episode's batches land in order) ...
     for spans in by_lane.values():
-        assert spans and all(a_end <= b_start for (_, a_end), (b_start, _) in zip(spans, spans[1:]))
+        assert spans and all(a_end <= b_start for (_, a_end), (b_start, _) in pairwise(spans))
     # ... while a steps batch and a group of sessions were written at the same time.
     assert any(s_start < d_end and d_start < s_end for s_start, s_end in by_lane["run"] for d_start, d_end in by_lane[EPISODE])
     assert store.counts(namespace)["Step"] == 240 and store.counts(namespace)["Session"] == 6

@@ -4,16 +4,17 @@ the ranking on both backends."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from cluster_embed import CLUSTERS, ClusterEmbedder
 from graphmem.memory import Memory
 from graphmem.recall import expansion
+from graphmem.recall.config import RecallConfig
 from graphmem.records import Turn
-from cluster_embed import CLUSTERS, ClusterEmbedder
 
-START = datetime(2024, 3, 1, 10, tzinfo=timezone.utc)
+START = datetime(2024, 3, 1, 10, tzinfo=UTC)
 # Small talk that shares no word with the question, spoken by both people.
 CHATTER = [
     "We had lunch at the new noodle bar downtown.",
@@ -59,5 +60,5 @@ def test_a_rare_word_meets_its_neighbours_on_both_backends(store, namespace):
 
     # Without expansion nothing lexical leads to it: the question's words "art", "make" and "kind" are in
     # no turn, and the embedder relates no sentences.
-    plain = memory.recall(namespace, QUESTION, budget=60, use_expansion=False)
+    plain = memory.recall(namespace, QUESTION, budget=60, config=RecallConfig(use_expansion=False))
     assert TARGET not in plain.source_ids

@@ -11,7 +11,6 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hash_embed import HashEmbedder
 
 from graphmem.errors import NotFoundError
 from graphmem.memory import Memory
@@ -20,6 +19,7 @@ from graphmem.store.embedded import EmbeddedStore
 from graphmem.store.file import FileStore
 from graphmem.store.protocol import node_key
 from graphmem.transfer import export_lines
+from hash_embed import HashEmbedder
 
 START = datetime(2024, 3, 1, tzinfo=UTC)
 SESSIONS = {

@@ -97,7 +97,7 @@ def test_dialogue_recall_finds_the_answer_on_both(memories, question, answer_tur
 
 
 def test_reingest_changes_nothing(memories):
-    embedded, neo, agent, user = memories
+    _embedded, neo, agent, user = memories
     before = neo.stats(agent), neo.stats(user)
     data = resources.files("graphmem").joinpath("data")
     with resources.as_file(data.joinpath("demo_crafter.jsonl")) as path:

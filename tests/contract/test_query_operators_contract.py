@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from hash_embed import HashEmbedder
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,6 +32,7 @@ from graphmem.store.protocol import (
     node_key,
 )
 from graphmem.write.steps import build_step_batch, episode_so_far, step_search_text
+from hash_embed import HashEmbedder
 
 # ---------------------------------------------------------------------------------------------- reference
 

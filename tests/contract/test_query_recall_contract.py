@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hash_embed import HashEmbedder
 
 from graphmem.memory import Answer, Memory
 from graphmem.query.grammar import compile_question
@@ -21,6 +20,7 @@ from graphmem.query.serialize import from_json, to_json
 from graphmem.recall.trajectory import lexicon_of
 from graphmem.records import Event, Location, Relation, Step
 from graphmem.store.embedded import EmbeddedStore
+from hash_embed import HashEmbedder
 
 EPISODE = "run-1"
 BUDGET = 150

@@ -20,7 +20,8 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -93,7 +94,7 @@ def _add_session(mem: Memory, namespace: str, writer: int, round_: int) -> tuple
         episode = mem.store.get_nodes(namespace, [node_key("Episode", DIALOGUE)]).get(node_key("Episode", DIALOGUE))
         last_start = float(episode["last_session_start"]) if episode is not None else 0.0
         # Sessions go in time order: this one starts after the last stored one (and at least now).
-        start = datetime.fromtimestamp(max(time.time(), last_start + 1.0), tz=timezone.utc)
+        start = datetime.fromtimestamp(max(time.time(), last_start + 1.0), tz=UTC)
         session_id = f"w{writer}-r{round_}-a{attempt}"
         turns = [Turn(f"{session_id}:{j}", f"speaker-{writer}", f"{session_id} says thing {j}") for j in range(TURNS_PER_SESSION)]
         try:
@@ -130,7 +131,7 @@ def _race(mem: Memory, namespace: str, writer: int, wait: Callable[[], Any]) -> 
     # dialogue holds the sessions acknowledged to the writers, in one order.
     created_steps: list[tuple[str, list[tuple[int, str]]]] = []
     created_sessions: list[tuple[str, str]] = []
-    start = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    start = datetime(2024, 1, 1, tzinfo=UTC)
     for round_ in range(NEW_EPISODES):
         wait()
         first_steps = _steps_after(None, writer, round_, 0)
@@ -158,7 +159,7 @@ def _neo4j_writer(uri: str, auth: tuple[str, str], namespace: str, writer: int, 
     try:
         with Memory(store=Neo4jStore(uri, auth=auth), embedder=HashEmbedder(), boxes=False, contexts=SpeakerContexts()) as mem:
             results.put(_race(mem, namespace, writer, lambda: barrier.wait(WAIT_SECONDS)))
-    except Exception as exc:  # the parent reports it; a silent child would only time out
+    except Exception as exc:  # noqa: BLE001 - the parent reports it; a silent child would only time out
         barrier.abort()
         results.put({"writer": writer, "error": repr(exc)})
 
@@ -212,7 +213,7 @@ def _check_history(store: GraphStore, namespace: str, outcomes: Sequence[dict[st
     session_chain = [node_key("Session", s.uid) for s in sessions]
     turn_chain = [node_key("Turn", t) for t in turn_order]
     for chain in (step_chain, session_chain, turn_chain):
-        assert _links(store, namespace, chain) == list(zip(chain, chain[1:])), "the NEXT chain forks or breaks"
+        assert _links(store, namespace, chain) == list(pairwise(chain)), "the NEXT chain forks or breaks"
     new_next = 0
     # New episodes: one creator's steps each; new dialogues: the acknowledged sessions, seq 0, 1, ...
     for round_ in range(NEW_EPISODES):
@@ -271,7 +272,7 @@ def test_racing_appenders_on_the_embedded_store_commit_one_at_a_time():
         mem = Memory(store=store, embedder=HashEmbedder(), boxes=False, contexts=SpeakerContexts())
         try:
             outcomes.append(_race(mem, namespace, writer, lambda: barrier.wait(WAIT_SECONDS)))
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - reported by the test, as a writer's outcome
             barrier.abort()
             outcomes.append({"writer": writer, "error": repr(exc)})
 

@@ -22,7 +22,7 @@ import sys
 import time
 import uuid
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +93,7 @@ def _write_steps(path: Path) -> None:
 
 def _write_chat(path: Path) -> None:
     rng = random.Random(8)
-    start = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    start = datetime(2024, 1, 1, tzinfo=UTC)
     topics = ["hiking with Pepper", "the half marathon", "my knee physio", "the bakery job", "a trip to Lisbon"]
     with path.open("w", encoding="utf-8") as handle:
         for s in range(SESSIONS):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -13,16 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from locomo_dev import LOCOMO_DIR
 from graphmem.errors import InvalidRecordError
 from graphmem.loaders.chat_jsonl import dump_chat_jsonl, load_chat_jsonl
 from graphmem.loaders.dialogue import Conversation
 from graphmem.loaders.locomo import load_locomo, parse_locomo_datetime, repair_evidence
 from graphmem.loaders.longmemeval import load_longmemeval, parse_longmemeval_datetime
+from locomo_dev import LOCOMO_DIR
 
 REPO = Path(__file__).resolve().parents[2]
 LONGMEMEVAL_SAMPLE = REPO / "tests" / "data" / "longmemeval_sample.json"
-UTC = timezone.utc
 
 
 @pytest.fixture(scope="module")

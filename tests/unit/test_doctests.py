@@ -18,7 +18,7 @@ import graphmem.loaders
 
 #: The trajectory query language's modules: each has examples, and the walk must reach them all.
 QUERY_MODULES = ("graphmem.query.algebra", "graphmem.query.serialize", "graphmem.query.grammar", "graphmem.query.lexicon",
-                 "graphmem.query.resolve", "graphmem.query.answers")
+                 "graphmem.query.resolve", "graphmem.query.answers", "graphmem.query.normalize", "graphmem.query.wordforms")
 #: Importing ``graphmem.__main__`` runs the command line and exits.
 SKIPPED = frozenset({"graphmem.__main__"})
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -61,7 +61,7 @@ def embedded_backend(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_walk_finds_the_package_modules():
-    expected = {"graphmem.memory", "graphmem.recall.trajectory", "graphmem.store.embedded", "graphmem.write.loom",
+    expected = {"graphmem.memory", "graphmem.recall.trajectory", "graphmem.store.embedded", "graphmem.write.loom.topic_loom",
                 "graphmem.loaders.chat_jsonl", "graphmem.loaders.dialogue", "graphmem.query", *QUERY_MODULES}
     assert expected <= set(MODULES)
 

@@ -17,10 +17,10 @@ import pytest
 
 from graphmem.store.embedded import EmbeddedStore
 from graphmem.store.protocol import EdgeRow, NodeRow, WriteBatch, node_key
-from graphmem.store.text_index import B, K1, analyze, query_terms
+from graphmem.store.text_index import K1, B, analyze, query_terms
 
 DAY = 86400.0
-WORDS = "collect wood stone drink water lake place table make pickaxe hiking pepper marathon knee bakery".split()
+WORDS = ["collect", "wood", "stone", "drink", "water", "lake", "place", "table", "make", "pickaxe", "hiking", "pepper", "marathon", "knee", "bakery"]
 
 
 def unit(rng: np.random.Generator) -> list[float]:

@@ -29,6 +29,7 @@ from graphmem.errors import ConflictError, StoreError
 from graphmem.loaders.chat_jsonl import load_chat_jsonl
 from graphmem.loaders.jsonl_steps import read_steps_jsonl
 from graphmem.memory import Memory
+from graphmem.recall.config import RecallConfig
 from graphmem.records import Step
 from graphmem.store.embedded import EmbeddedStore
 from graphmem.store.file import OWN_METHODS, FileStore, _catching_up, is_change
@@ -38,6 +39,8 @@ from hash_embed import HashEmbedder
 
 DATA = resources.files("graphmem") / "data"
 SPAWN = multiprocessing.get_context("spawn")
+#: Recall without rare-word expansion, as the comparison of the stores reads dialogue.
+NO_EXPANSION = RecallConfig(use_expansion=False)
 #: Seconds a test waits for a child process's message before failing (children import numpy and graphmem).
 PATIENCE = 120.0
 
@@ -94,7 +97,7 @@ def reads(store: GraphStore, steps: list[Step], conversation: Any) -> dict[str, 
         "window": (store.units_in_window("user", 0.0, 4e9, 100), store.sessions_in_window("user", 0.0, 4e9)),
         "boxes": (boxes, store.box_members("user", box_keys), store.trace_boxes("user", box_keys), store.trace_events("user")),
         "recall": (memory.recall("agent", "At which step did I collect wood for the third time?", budget=150).text,
-                   memory.recall("user", "How did Maya's half marathon plan develop?", budget=150, use_expansion=False).text),
+                   memory.recall("user", "How did Maya's half marathon plan develop?", budget=150, config=NO_EXPANSION).text),
     }
 
 

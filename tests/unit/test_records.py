@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -137,8 +137,8 @@ def test_memory_rejects_bad_batches_and_conflicts(memory):
 
 def test_session_times_must_be_monotonic(memory):
     ns = "records-sessions"
-    t1 = datetime(2023, 5, 8, tzinfo=timezone.utc)
-    t0 = datetime(2023, 5, 1, tzinfo=timezone.utc)
+    t1 = datetime(2023, 5, 8, tzinfo=UTC)
+    t0 = datetime(2023, 5, 1, tzinfo=UTC)
     memory.add_session(ns, "s1", [Turn("a", "Ann", "I adopted a dog.")], started_at=t1)
     with pytest.raises(InvalidRecordError, match="time order"):
         memory.add_session(ns, "s0", [Turn("b", "Bob", "Nice!")], started_at=t0)
@@ -151,12 +151,17 @@ def test_session_times_must_be_monotonic(memory):
 # The step payload: hand-built canonical JSON, identical to dataclasses.asdict's document
 # --------------------------------------------------------------------------------------------------
 
-from dataclasses import asdict as _asdict
 import json as _json
+from dataclasses import asdict as _asdict
 
-from hypothesis import given as _given, settings as _settings, strategies as _st
+from hypothesis import given as _given
+from hypothesis import settings as _settings
+from hypothesis import strategies as _st
 
-from graphmem.records import Event as _Event, Location as _Location, Relation as _Relation, Step as _Step
+from graphmem.records import Event as _Event
+from graphmem.records import Location as _Location
+from graphmem.records import Relation as _Relation
+from graphmem.records import Step as _Step
 from graphmem.write.steps import step_from_json, step_to_json
 
 _text = _st.text(min_size=0, max_size=8)
