@@ -42,7 +42,6 @@ from graphmem.query.llm import LlmCompiler
 from graphmem.recall.config import DEFAULT_RECALL_CONFIG, RecallConfig
 from graphmem.recall.packer import Evidence
 from graphmem.records import Step, Turn, short, validate_datetime, validate_id, validate_steps, validate_turns
-from graphmem.settings import Settings
 from graphmem.store.open import open_store
 from graphmem.store.protocol import Expect, GraphStore, Hit, WriteBatch, dimensions_of, episodes_with, node_key
 from graphmem.write.planning import DEFAULT_DIALOGUE_EPISODE, WriteReport
@@ -65,13 +64,6 @@ class Answer:
     text: str | None
     evidence: Evidence
     answerer: str
-
-
-def _compiler_from(settings: Settings) -> LlmCompiler | None:
-    """The question compiler the settings name (``GRAPHMEM_LLM_*``), or None: questions go to the grammar."""
-    if settings.llm_base_url is None or settings.llm_model is None:
-        return None
-    return LlmCompiler(settings.llm_base_url.rstrip("/"), settings.llm_model, settings.llm_api_key or None)
 
 
 def _store_from_environment(
@@ -130,7 +122,7 @@ class Memory:
         self.store.ensure_schema()
         self._dialogue: DialogueWriter | None = None
         #: Compiles trajectory questions with an LLM first (GRAPHMEM_LLM_* set); the grammar otherwise.
-        self.query_compiler = query_compiler if query_compiler is not None else _compiler_from(Settings.from_environment())
+        self.query_compiler = query_compiler if query_compiler is not None else LlmCompiler.from_env()
 
     # ------------------------------------------------------------------ lifecycle
     def close(self) -> None:

@@ -36,6 +36,7 @@ from graphmem.neo4j_server.errors import Neo4jServerError
 from graphmem.neo4j_server.lifecycle import start, stop
 from graphmem.neo4j_server.maven import BROWSER_VERSION, NEO4J_VERSION, install
 from graphmem.neo4j_server.status import Neo4jServerStatus, status
+from graphmem.settings import SettingError
 
 __all__ = ["add_actions", "add_subparser", "main", "run_command"]
 
@@ -179,7 +180,7 @@ def run_command(args: argparse.Namespace) -> int:
     """Execute a parsed ``install|start|stop|status`` command; return an exit code."""
     try:
         return _RUNNERS[args.action](args)
-    except Neo4jServerError as exc:
+    except (Neo4jServerError, SettingError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from graphmem.neo4j_server.errors import Neo4jServerError
+from graphmem.settings import VARIABLES, Settings
 
 __all__ = [
     "DEFAULT_PASSWORD",
@@ -43,13 +44,14 @@ DEFAULT_PASSWORD = "graphmem-password"
 #: Neo4j's ``dbms.security.auth_minimum_password_length`` default.
 MIN_PASSWORD_LENGTH = 8
 
-ENV_HOME = "GRAPHMEM_NEO4J_HOME"
-ENV_GRAPHMEM_HOME = "GRAPHMEM_HOME"
-ENV_LIB_DIR = "GRAPHMEM_NEO4J_LIB_DIR"
-ENV_BOLT_PORT = "GRAPHMEM_NEO4J_BOLT_PORT"
-ENV_HTTP_PORT = "GRAPHMEM_NEO4J_HTTP_PORT"
-ENV_PASSWORD = "GRAPHMEM_NEO4J_PASSWORD"
-ENV_PAGECACHE = "GRAPHMEM_NEO4J_PAGECACHE"
+# The variables the server's settings come from (read by ``graphmem.settings``).
+ENV_HOME = VARIABLES["neo4j_home"]
+ENV_GRAPHMEM_HOME = VARIABLES["home"]
+ENV_LIB_DIR = VARIABLES["neo4j_lib_dir"]
+ENV_BOLT_PORT = VARIABLES["neo4j_bolt_port"]
+ENV_HTTP_PORT = VARIABLES["neo4j_http_port"]
+ENV_PASSWORD = VARIABLES["neo4j_password"]
+ENV_PAGECACHE = VARIABLES["neo4j_pagecache"]
 
 #: The home's folder name under ``$GRAPHMEM_HOME`` or ``~/.cache/graphmem``.
 HOME_DIR_NAME = "neo4j-5.26"
@@ -58,30 +60,19 @@ _CONSOLE_LOG_NAME = "console.log"
 _MEMORY_SIZE = re.compile(r"[1-9][0-9]*[kmgKMG]?")
 
 
-def default_home() -> Path:
+def default_home(settings: Settings | None = None) -> Path:
     """Return the cache/home directory chosen by the environment.
 
     ``$GRAPHMEM_NEO4J_HOME`` wins, then ``$GRAPHMEM_HOME/neo4j-5.26``, then
     ``$XDG_CACHE_HOME/graphmem/neo4j-5.26`` (``~/.cache`` when unset).
     """
-    explicit = os.environ.get(ENV_HOME)
-    if explicit:
-        return Path(explicit).expanduser().resolve()
-    graphmem_home = os.environ.get(ENV_GRAPHMEM_HOME)
-    if graphmem_home:
-        return (Path(graphmem_home).expanduser() / HOME_DIR_NAME).resolve()
+    settings = settings or Settings.from_environment()
+    if settings.neo4j_home is not None:
+        return settings.neo4j_home.expanduser().resolve()
+    if settings.home is not None:
+        return (settings.home.expanduser() / HOME_DIR_NAME).resolve()
     cache_root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return (cache_root.expanduser() / "graphmem" / HOME_DIR_NAME).resolve()
-
-
-def _env_port(name: str) -> int | None:
-    raw = os.environ.get(name)
-    if not raw:
-        return None
-    try:
-        return int(raw)
-    except ValueError as exc:
-        raise Neo4jServerError(f"{name}={raw!r} is not a port number") from exc
 
 
 @dataclass(frozen=True)
@@ -178,15 +169,16 @@ class Neo4jServerConfig:
         >>> Neo4jServerConfig.from_env("/tmp/neo4j-home", bolt_port=7688, http_port=7475).bolt_port
         7688
         """
+        settings = Settings.from_environment()
         chosen: dict[str, Any] = {
-            "lib_dir": lib_dir if lib_dir is not None else (os.environ.get(ENV_LIB_DIR) or None),
-            "bolt_port": bolt_port if bolt_port is not None else _env_port(ENV_BOLT_PORT),
-            "http_port": http_port if http_port is not None else _env_port(ENV_HTTP_PORT),
-            "password": password if password is not None else os.environ.get(ENV_PASSWORD),
-            "pagecache": pagecache if pagecache is not None else (os.environ.get(ENV_PAGECACHE) or None),
+            "lib_dir": lib_dir if lib_dir is not None else settings.neo4j_lib_dir,
+            "bolt_port": bolt_port if bolt_port is not None else settings.neo4j_bolt_port,
+            "http_port": http_port if http_port is not None else settings.neo4j_http_port,
+            "password": password if password is not None else settings.neo4j_password,
+            "pagecache": pagecache if pagecache is not None else settings.neo4j_pagecache,
         }
         given = {name: value for name, value in chosen.items() if value is not None}
-        return cls(home=Path(home) if home is not None else default_home(), **given, **kwargs)
+        return cls(home=Path(home) if home is not None else default_home(settings), **given, **kwargs)
 
     # Derived paths -------------------------------------------------------------
     @property

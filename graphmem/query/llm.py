@@ -24,7 +24,6 @@ from __future__ import annotations
 import http.client
 import json
 import logging
-import os
 import urllib.error
 import urllib.request
 from collections.abc import Iterable
@@ -48,6 +47,7 @@ from graphmem.query.algebra import (
 from graphmem.query.grammar import MAX_CHARS, compile_question
 from graphmem.query.lexicon import Lexicon
 from graphmem.query.serialize import from_json, query_schema, to_json
+from graphmem.settings import Settings
 
 logger = logging.getLogger(__name__)
 
@@ -182,14 +182,13 @@ class LlmCompiler:
     max_tokens: int = 512
 
     @classmethod
-    def from_env(cls) -> LlmCompiler | None:
-        """The compiler the environment configures, or None when ``GRAPHMEM_LLM_BASE_URL`` or
-        ``GRAPHMEM_LLM_MODEL`` is unset (then questions go to the grammar alone)."""
-        base_url = os.environ.get("GRAPHMEM_LLM_BASE_URL")
-        model = os.environ.get("GRAPHMEM_LLM_MODEL")
-        if not base_url or not model:
+    def from_env(cls, settings: Settings | None = None) -> LlmCompiler | None:
+        """The compiler the environment (or ``settings``) configures, or None when ``GRAPHMEM_LLM_BASE_URL``
+        or ``GRAPHMEM_LLM_MODEL`` is unset (then questions go to the grammar alone)."""
+        settings = settings or Settings.from_environment()
+        if settings.llm_base_url is None or settings.llm_model is None:
             return None
-        return cls(base_url.rstrip("/"), model, os.environ.get("GRAPHMEM_LLM_API_KEY") or None)
+        return cls(settings.llm_base_url.rstrip("/"), settings.llm_model, settings.llm_api_key or None)
 
     def request_body(self, question: str, lexicon: Lexicon, last_t: int) -> dict[str, Any]:
         return {
