@@ -42,6 +42,13 @@ _CONDITION_VERBS: tuple[tuple[str, str], ...] = (
 )
 _OUT_OF = re.compile(r"\b(?:ran out of|run out of|runs out of|running out of|used up all (?:of )?(?:my |our |the )?|exhausted (?:my |our |the )?)\s*(?:all )?(?:my |our |your |its |their |the )?(.+)")
 _NONE_LEFT = re.compile(r"\bno (.+?) (?:left|remaining)\b|\b(.+?) (?:ran out|hit 0|reached 0|dropped to 0|fell to 0|was gone|were gone|ran dry)\b")
+_STOPPED_HAVING = re.compile(r"\b(?:stopped|quit|ceased) (?:carrying|holding|having)\s+(?:the |my |our |a |an )?(.+)$|\b(?:no longer|not|never|didn't|did not) (?:had|have|has|held|hold|carried|carry|possessed|possess)\s+(?:the |my |our |a |an |any )?(.+)$|\b(?:the |my |our )?(.+?) (?:left|leave|leaves|was gone from|dropped out of) (?:my|our|the|its|their|your) (?:inventory|bag|hands?|possession)\b")
+_CAME_TO_HAVE = re.compile(r"\b(?:the |a |an |my |our |some )?(.+?) (?:showed up|appeared|turned up|ended up|landed|arrived|got|was added|were added|entered) (?:in|into|to) (?:my|our|the|its|their|your) (?:inventory|bag|hands?|possession)\b")
+#: Clauses about holding an item at all, the condition each states, and whether as a state (see ``Stated``):
+#: "ran out of wood", "no wood left", "stopped carrying the key", "the key showed up in my inventory".
+_HOLDINGS: tuple[tuple[re.Pattern[str], str, int, bool], ...] = (
+    (_OUT_OF, "==", 0, False), (_NONE_LEFT, "==", 0, True), (_STOPPED_HAVING, "==", 0, False), (_CAME_TO_HAVE, ">=", 1, False),
+)
 _HAVE_N = re.compile(rf"\b(?:have|had|has|hold|held|holding|carry|carried|carrying|own|owned|possess(?:ed)?|amass(?:ed)?)\s+(at least\s+|exactly\s+|only\s+|just\s+|precisely\s+)?{_NUM}\s+(.+)")
 _WORD_VALUE = re.compile(r"\b(?:become|became|becomes|becoming|turn|turned|turns|change|changed|changes|switch|switched|switches|set|went|go|goes)\s+(?:to\s+|into\s+)?([a-z]+)$")
 
@@ -79,27 +86,11 @@ def stated_condition(text: str, lex: Lexicon) -> Stated | None:
     if m and int(m.group(1)) < len(lex.state_values):
         state_name, text_value = sorted(lex.state_values)[int(m.group(1))]
         return Stated(Condition("state", state_name, "==", text_value), True)
-    m = _OUT_OF.search(text)
-    if m:
-        item = lex.name(words(m.group(1)), lex.items)
+    for clause, held_cmp, amount, as_state in _HOLDINGS:
+        m = clause.search(text)
+        item = lex.name(words(next((g for g in m.groups() if g), "")), lex.items) if m else None
         if item:
-            return Stated(Condition("inventory", item, "==", 0), False)
-    m = _NONE_LEFT.search(text)
-    if m:
-        phrase = m.group(1) or m.group(2) or ""
-        item = lex.name(words(phrase), lex.items)
-        if item:
-            return Stated(Condition("inventory", item, "==", 0), True)
-    m = re.search(r"\b(?:stopped|quit|ceased) (?:carrying|holding|having)\s+(?:the |my |our |a |an )?(.+)$|\b(?:no longer|not|never|didn't|did not) (?:had|have|has|held|hold|carried|carry|possessed|possess)\s+(?:the |my |our |a |an |any )?(.+)$|\b(?:the |my |our )?(.+?) (?:left|leave|leaves|was gone from|dropped out of) (?:my|our|the|its|their|your) (?:inventory|bag|hands?|possession)\b", text)
-    if m:
-        item = lex.name(words(m.group(1) or m.group(2) or m.group(3) or ""), lex.items)
-        if item:
-            return Stated(Condition("inventory", item, "==", 0), False)
-    m = re.search(r"\b(?:the |a |an |my |our |some )?(.+?) (?:showed up|appeared|turned up|ended up|landed|arrived|got|was added|were added|entered) (?:in|into|to) (?:my|our|the|its|their|your) (?:inventory|bag|hands?|possession)\b", text)
-    if m:
-        item = lex.name(words(m.group(1)), lex.items)
-        if item:
-            return Stated(Condition("inventory", item, ">=", 1), False)
+            return Stated(Condition("inventory", item, held_cmp, amount), as_state)  # type: ignore[arg-type]
     m = _HAVE_N.search(text)
     if m:
         item = lex.name(words(m.group(3)), lex.items)

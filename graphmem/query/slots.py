@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from graphmem.query.lexicon import Lexicon
 from graphmem.query.normalize import SUBJECT
-from graphmem.query.wordforms import words
+from graphmem.query.wordforms import singular, words
 
 _STEP_CUE = re.compile(
     r"^(?:when\b|(?:what|which) (?:was|is) the (?:ord_m?\d+ )?step\b|(?:what|which) (?:was|is) the step (?:number|index)\b|(?:at|on|in|during) (?:which|what) (?:step|point|time|moment)|(?:which|what) step\b|"
@@ -42,17 +42,7 @@ def _asked_amount(head: str) -> str | None:
     if not m or re.search(r"\b(?:times|steps|moves|turns|items|things|of)\b", m.group(1)):
         return None
     *first, last = m.group(1).split()
-    return " ".join([*first, _singular_word(last)])
-
-
-def _singular_word(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith(("ches", "shes", "sses")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
+    return " ".join([*first, singular(last)])
 
 
 def slot_of(head: str, lex: Lexicon) -> Slot | None:
