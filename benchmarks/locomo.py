@@ -43,7 +43,7 @@ from graphmem.recall.dialogue.recall import recall_dialogue
 from graphmem.recall.packer import PackItem, pack
 from graphmem.store.embedded import EmbeddedStore
 from graphmem.store.neo4j import Neo4jStore
-from graphmem.store.protocol import GraphStore
+from graphmem.store.protocol import GraphStore, TurnRow, node_key
 from graphmem.store.text_index import analyze
 
 GRAPHMEM_SYSTEMS = {
@@ -71,16 +71,17 @@ def default_data_dir() -> Path:
 class TurnBaselines:
     def __init__(self, conv: Conversation) -> None:
         self.items: list[PackItem] = []
-        self.props: list[dict] = []
+        #: Each turn as recall reads it, with its session header.
+        self.turns: list[tuple[TurnRow, str]] = []
         self.speakers = tuple(conv.speakers)
         texts = []
         seq = 0
         for session in conv.sessions:
             header = session_header(session.started_at.astimezone(UTC).timestamp())
             for turn in session.turns:
-                props = {"uid": turn.id, "speaker": turn.speaker, "utterance": turn.text, "image_caption": turn.image_caption}
-                self.props.append({**props, "header": header, "seq": seq})
-                self.items.append(PackItem(turn.id, turn_line(props), order=float(seq), header=header))
+                row = TurnRow(node_key("Turn", turn.id), turn.id, turn.speaker, turn.text, seq=seq, image_caption=turn.image_caption)
+                self.turns.append((row, header))
+                self.items.append(PackItem(turn.id, turn_line(row), order=float(seq), header=header))
                 texts.append(f"{turn.speaker}: {turn.text} {turn.image_caption or ''}")
                 seq += 1
         self.bm25 = BM25Okapi([analyze(t) or ["_"] for t in texts])
@@ -107,8 +108,8 @@ class TurnBaselines:
         terms = analyze_question(question, self.speakers).lexical
         names = frozenset(p.lower() for s in self.speakers for p in s.split())
         return [
-            PackItem(self.props[i]["uid"], turn_line(self.props[i], terms, names), order=float(self.props[i]["seq"]), header=self.props[i]["header"])
-            for i in ranked
+            PackItem(row.uid, turn_line(row, terms, names), order=float(row.seq), header=header)
+            for row, header in (self.turns[i] for i in ranked)
         ]
 
 

@@ -60,7 +60,7 @@ from graphmem.memory import Memory
 from graphmem.records import Event, Location, Step, Turn
 from graphmem.store.embedded import EmbeddedStore
 from graphmem.store.neo4j import CHUNK, Neo4jStore
-from graphmem.store.protocol import GraphStore, NodeRow, WriteBatch
+from graphmem.store.protocol import EpisodeRow, GraphStore, NodeRow, StepRow, WriteBatch
 from graphmem.write.context import TurnContext
 
 log = logging.getLogger("scale")
@@ -565,9 +565,9 @@ class DiscardStore:
     def ensure_schema(self) -> None: ...
     def write(self, batch: WriteBatch) -> None: ...
     def get_nodes(self, namespace: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]: return {}
-    def episode_nodes(self, namespace: str) -> list[dict[str, Any]]: return []
+    def episode_nodes(self, namespace: str) -> list[EpisodeRow]: return []
     def episode_kinds(self, namespaces: Sequence[str]) -> dict[str, dict[str, str]]: return {ns: {} for ns in namespaces}
-    def steps_at(self, namespace: str, episode: str, ts: Sequence[int]) -> dict[int, dict[str, Any]]: return {}
+    def steps_at(self, namespace: str, episode: str, ts: Sequence[int]) -> dict[int, StepRow]: return {}
     def close(self) -> None: ...
 
 

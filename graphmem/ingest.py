@@ -45,7 +45,8 @@ import numpy as np
 
 from graphmem.errors import ConflictError, InvalidRecordError
 from graphmem.records import Step, validate_id
-from graphmem.store.protocol import node_key
+from graphmem.store.protocol import SessionRow, node_key
+from graphmem.store.rows import read_episode, read_sessions
 from graphmem.write.bulk import BulkWriter
 
 if TYPE_CHECKING:
@@ -227,7 +228,7 @@ def _check_stored_steps(memory: Memory, path: Path, namespace: str, episode_id: 
         stored = memory.store.steps_at(namespace, episode_id, [s.t for s in chunk])
         for step in chunk:
             row = stored.get(step.t)
-            if row is None or row.get("digest") != step_digest(step):
+            if row is None or row.digest != step_digest(step):
                 problem = "is not stored" if row is None else "differs from what is stored"
                 raise ConflictError(
                     f"{path}: step t={step.t} {problem} in episode {episode_id!r} of {namespace!r} (it ends at "
@@ -260,10 +261,10 @@ def _ingest_steps(
     if total == 0:
         raise InvalidRecordError(str(path), "lines", "the file holds no steps")
 
-    episode = memory.store.get_nodes(namespace, [node_key("Episode", episode_id)]).get(node_key("Episode", episode_id))
-    if episode is not None and episode.get("kind") != "trajectory":
-        raise ConflictError(f"episode {episode_id!r} in namespace {namespace!r} is a {episode.get('kind')}, not a trajectory")
-    last_t: int | None = int(episode["last_t"]) if episode is not None and episode.get("last_t") is not None else None
+    episode = read_episode(memory.store, namespace, episode_id)
+    if episode is not None and episode.kind != "trajectory":
+        raise ConflictError(f"episode {episode_id!r} in namespace {namespace!r} is a {episode.kind}, not a trajectory")
+    last_t = episode.last_t if episode is not None else None
     if last_t is not None:
         _check_stored_steps(memory, path, namespace, episode_id, last_t)
 
@@ -322,10 +323,10 @@ def _ingest_chat(memory: Memory, path: Path, namespace: str, episode_id: str, ba
     task = bar.add_task(f"{path.name} → {episode_id}", total=total, rate="") if bar is not None else None
 
     # Which sessions are stored already, asked in chunks of keys (index seeks, no embedding).
-    stored: dict[str, dict[str, Any]] = {}
+    stored: dict[str, SessionRow] = {}
     for start in range(0, len(sessions), SESSION_LOOKUP_CHUNK):
         keys = [node_key("Session", s.session_id) for s in sessions[start : start + SESSION_LOOKUP_CHUNK]]
-        stored.update(memory.store.get_nodes(namespace, keys))
+        stored.update(read_sessions(memory.store, namespace, keys))
 
     written = skipped = 0
     started = time.monotonic()
@@ -345,14 +346,14 @@ def _ingest_chat(memory: Memory, path: Path, namespace: str, episode_id: str, ba
 
 
 def _ingest_session(writer: Memory | BulkWriter, path: Path, namespace: str, episode_id: str, session: Any,
-                    stored: dict[str, dict[str, Any]]) -> tuple[int, int]:
+                    stored: dict[str, SessionRow]) -> tuple[int, int]:
     """Add one session of a chat log unless it is stored already: turns written, turns skipped."""
     from graphmem.write.turns import session_digest
 
     existing = stored.get(node_key("Session", session.session_id))
     if existing is not None:
         # Memory.add_session's rule, checked here without embedding: same content is a no-op.
-        if existing.get("digest") != session_digest(session.session_id, session.started_at, None, session.turns):
+        if existing.digest != session_digest(session.session_id, session.started_at, None, session.turns):
             raise ConflictError(
                 f"{path}: session {session.session_id!r} in namespace {namespace!r} is already stored with other content"
             )

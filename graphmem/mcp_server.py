@@ -203,6 +203,7 @@ def build_server(store: GraphStore) -> Any:
     from graphmem.commands.options import answerer_from_env, version
     from graphmem.manage import episodes_of, summary, unit_text
     from graphmem.records import Turn
+    from graphmem.store.rows import read_rows
 
     state = _Memory(store)
     functions: list[tuple[Callable[..., Any], str]] = []
@@ -256,9 +257,9 @@ def build_server(store: GraphStore) -> Any:
         def work() -> SearchResult:
             mem = asked(namespace)
             hits = mem.search(namespace, question, k=k)
-            nodes = state.store.get_nodes(namespace, [h.key for h in hits])
+            rows = read_rows(state.store, namespace, [h.key for h in hits])
             return SearchResult(hits=[HitResult(source_id=h.source_id, score=h.score, kind=h.key.split(":", 1)[0],
-                                                text=unit_text(nodes.get(h.key, {}))) for h in hits])
+                                                text=unit_text(rows.get(h.key))) for h in hits])
 
         return guarded(work)
 

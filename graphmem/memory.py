@@ -43,7 +43,17 @@ from graphmem.recall.config import DEFAULT_RECALL_CONFIG, RecallConfig
 from graphmem.recall.packer import Evidence
 from graphmem.records import Step, Turn, short, validate_datetime, validate_id, validate_steps, validate_turns
 from graphmem.store.open import open_store
-from graphmem.store.protocol import Expect, GraphStore, Hit, WriteBatch, dimensions_of, episodes_with, node_key
+from graphmem.store.protocol import (
+    EpisodeRow,
+    Expect,
+    GraphStore,
+    Hit,
+    WriteBatch,
+    dimensions_of,
+    episodes_with,
+    node_key,
+)
+from graphmem.store.rows import read_episode
 from graphmem.write.planning import DEFAULT_DIALOGUE_EPISODE, WriteReport
 from graphmem.write.steps import EpisodeSoFar
 
@@ -148,7 +158,7 @@ class Memory:
         return WriteReport(len(new), len(old))
 
     def plan_steps(
-        self, namespace: str, episode_id: str, steps: Sequence[Step], unlanded_episodes: Sequence[dict[str, Any]] = ()
+        self, namespace: str, episode_id: str, steps: Sequence[Step], unlanded_episodes: Sequence[EpisodeRow] = ()
     ) -> tuple[EpisodeSoFar, list[Step], list[Step]]:
         """Validate steps against what the store holds of the episode: its writing state, the steps to
         write and the steps already stored unchanged (a stored index with other content raises).
@@ -161,9 +171,9 @@ class Memory:
         validate_id(namespace, where, "namespace")
         validate_id(episode_id, where, "episode_id")
         steps = validate_steps(steps, where)
-        episode = self.store.get_nodes(namespace, [node_key("Episode", episode_id)]).get(node_key("Episode", episode_id))
-        if episode is not None and episode.get("kind") != "trajectory":
-            raise ConflictError(f"{where} in namespace {namespace!r} is a {episode.get('kind')}, not a trajectory")
+        episode = read_episode(self.store, namespace, episode_id)
+        if episode is not None and episode.kind != "trajectory":
+            raise ConflictError(f"{where} in namespace {namespace!r} is a {episode.kind}, not a trajectory")
         if episode is None:
             so_far = episode_so_far(None, len(episodes_with(self.store.episode_nodes(namespace), unlanded_episodes)))
         else:
@@ -178,7 +188,7 @@ class Memory:
                     raise InvalidRecordError(
                         f"{where} (t={step.t})", "t", f"out of order: the episode already ends at t={last_t}"
                     )
-                if stored[step.t].get("digest") != step_digest(step):
+                if stored[step.t].digest != step_digest(step):
                     raise ConflictError(
                         f"{where} step t={step.t} in namespace {namespace!r} is already stored with other content; "
                         "use a new episode id for a new run"
@@ -323,7 +333,7 @@ class Memory:
         # One read of the namespace's episodes; each recall reads only its own kind (a trajectory episode
         # carries its vocabulary).
         episodes = self.store.episode_nodes(namespace)
-        if not isinstance(question, str) and not any(e.get("kind") == "trajectory" for e in episodes):
+        if not isinstance(question, str) and not any(e.kind == "trajectory" for e in episodes):
             raise InvalidArgumentError("question", f"is a trajectory query, but namespace {namespace!r} holds no trajectory")
         return route_recall(self.store, self.embedder, namespace, question, budget, episodes, config, episode, self.query_compiler)
 

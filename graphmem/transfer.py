@@ -30,7 +30,7 @@ from graphmem.errors import InvalidRecordError
 from graphmem.formats import EXPORT_FORMAT, EXPORT_VERSION
 from graphmem.manage import episodes_of
 from graphmem.records import Step, Turn, validate_id, validate_turns
-from graphmem.store.protocol import GraphStore, node_key
+from graphmem.store.protocol import GraphStore
 
 if TYPE_CHECKING:
     from graphmem.memory import Memory
@@ -92,14 +92,14 @@ def export_lines(store: GraphStore, namespace: str) -> Iterator[str]:
     episodes = episodes_of(store, namespace)
     yield _line({"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "namespace": namespace})
     for episode in episodes:
-        uid, kind = str(episode["uid"]), str(episode.get("kind"))
+        uid, kind = episode.uid, episode.kind
         yield _line({"episode": uid, "kind": kind})
         if kind == "trajectory":
             lo = 0
             while True:
                 steps = store.steps_between(namespace, uid, lo, 2**63 - 1, CHUNK)
-                for props in steps.values():
-                    yield _line(step_to_dict(step_from_json(props["payload"])))
+                for row in steps.values():
+                    yield _line(step_to_dict(step_from_json(row.payload)))
                 if len(steps) < CHUNK:
                     break
                 lo = max(steps) + 1
@@ -129,17 +129,14 @@ def session_records(store: GraphStore, namespace: str, episode: str) -> list[Ses
     from graphmem.write.turns import session_digest
 
     rows = store.sessions(namespace, episode)
-    nodes = store.get_nodes(namespace, [node_key("Session", r.uid) for r in rows])
     records = []
     for i, row in enumerate(rows):
-        props = nodes[node_key("Session", row.uid)]
-        started = datetime.fromisoformat(str(props["started_at"]))
-        turns = tuple(Turn(str(t["uid"]), str(t["speaker"]), str(t["utterance"]), t.get("image_caption"))
-                      for t in store.session_turns(namespace, row.uid))
+        started = datetime.fromisoformat(row.started_at)
+        turns = tuple(Turn(t.uid, t.speaker, t.utterance, t.image_caption) for t in store.session_turns(namespace, row.uid))
         # Whether the caller gave an end: the session's digest covers it. A session without one ends
         # where the next starts (or, the last, where it starts itself).
         ended: datetime | None = datetime.fromtimestamp(row.end, UTC)
-        digest = props.get("digest")
+        digest = row.digest
         if digest == session_digest(row.uid, started, None, turns):
             ended = None
         elif digest != session_digest(row.uid, started, ended, turns):

@@ -3,9 +3,10 @@
 // Episode too, in write/check_expected) and then fails its session_count condition.
 // Parameters: $namespace, $key (the Session's node key), $hidden: [String].
 // Returns: no record when the session is not stored; else session and episode (props as [name, value]
-// pairs), sessions: [[uid, seq, start, end]], turns: [[uid, seq, session, speaker]], boxes: [[uid, seq,
-// session, first_turn_seq]] of the episode, box_events: the keys of the session's boxes' events, and
-// shared: the keys of the participants, entities, locations and traces its turns and box events link to.
+// pairs), sessions: [{uid, episode, seq, start, end, started_at, digest}], turns: [{uid, seq, session,
+// speaker}], boxes: [{uid, seq, session, first_turn_seq}] of the episode, box_events: the keys of the
+// session's boxes' events, and shared: the keys of the participants, entities, locations and traces its
+// turns and box events link to.
 MATCH (s:Memory {namespace: $namespace, key: $key})-[:IN_EPISODE]->(e:Episode)
 USING INDEX SEEK s:Memory(namespace, key)
 SET e._lock = true
@@ -14,15 +15,15 @@ WITH s, e
 // The episode's sessions are found from the episode: the label is tested on each neighbour ('Session' IN
 // labels(x)) because a label in the pattern lets the planner scan every Session of the database instead,
 // which it prefers while the database holds few sessions.
-WITH s, e, [(e)<-[:IN_EPISODE]-(x) WHERE 'Session' IN labels(x) | [x.uid, x.seq, x.start, x.end]] AS sessions
+WITH s, e, [(e)<-[:IN_EPISODE]-(x) WHERE 'Session' IN labels(x) | x {.uid, .episode, .seq, .start, .end, .started_at, .digest}] AS sessions
 CALL (e) {
   MATCH (e)<-[:IN_EPISODE]-(t:Turn)
-  RETURN collect([t.uid, t.seq, t.session, t.speaker]) AS turns
+  RETURN collect(t {.uid, .seq, .session, .speaker}) AS turns
 }
 CALL (e) {
   MATCH (e)<-[:IN_EPISODE]-(:Turn)<-[:CONTAINS]-(b:Box)
   WITH DISTINCT b
-  RETURN collect([b.uid, b.seq, b.session, b.first_turn_seq]) AS boxes
+  RETURN collect(b {.uid, .seq, .session, .first_turn_seq}) AS boxes
 }
 CALL (s) {
   OPTIONAL MATCH (s)<-[:IN_SESSION]-(:Turn)<-[:CONTAINS]-(b:Box)-[:HAS_EVENT]->(event)

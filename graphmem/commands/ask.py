@@ -93,11 +93,12 @@ def run_answer(args: argparse.Namespace) -> int:
 def run_search(args: argparse.Namespace) -> int:
     def work(mem: Any, question: Any) -> int:
         from graphmem.manage import unit_text
+        from graphmem.store.rows import read_rows
 
         hits = mem.search(args.namespace, question, k=args.k)
-        nodes = mem.store.get_nodes(args.namespace, [h.key for h in hits])
+        units = read_rows(mem.store, args.namespace, [h.key for h in hits])
         rows = [{"source_id": h.source_id, "score": round(h.score, 6), "kind": h.key.split(":", 1)[0],
-                 "text": unit_text(nodes.get(h.key, {}))} for h in hits]
+                 "text": unit_text(units.get(h.key))} for h in hits]
         if args.json:
             print_json({"namespace": args.namespace, "question": question, "hits": rows})
         else:

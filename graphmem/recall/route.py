@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from graphmem.query.algebra import Query
     from graphmem.query.llm import LlmCompiler
     from graphmem.recall.trajectory import StepRecall
-    from graphmem.store.protocol import GraphStore
+    from graphmem.store.protocol import EpisodeRow, GraphStore
 
 Kind = Literal["trajectory", "dialogue", "both"]
 #: How much nearer (on the stores' vector score, (1 + cosine) / 2) one kind's best unit must be than the
@@ -75,7 +75,7 @@ def route_recall(
     namespace: str,
     question: str | Query,
     budget: int,
-    episodes: Sequence[dict[str, Any]],
+    episodes: Sequence[EpisodeRow],
     config: RecallConfig = DEFAULT_RECALL_CONFIG,
     episode: str | None = None,
     query_compiler: LlmCompiler | None = None,
@@ -88,9 +88,9 @@ def route_recall(
     from graphmem.recall.dialogue.recall import recall_turns
     from graphmem.recall.trajectory import recall_steps
 
-    trajectories = [e for e in episodes if e.get("kind") == "trajectory"]
-    dialogues = [e for e in episodes if e.get("kind") == "dialogue"]
-    named = next((e for e in episodes if episode is not None and e.get("uid") == episode), None)
+    trajectories = [e for e in episodes if e.kind == "trajectory"]
+    dialogues = [e for e in episodes if e.kind == "dialogue"]
+    named = next((e for e in episodes if episode is not None and e.uid == episode), None)
 
     def steps(within: int) -> StepRecall:
         return recall_steps(
@@ -111,7 +111,7 @@ def route_recall(
             raise ValueError(f"namespace {namespace!r} holds no trajectory: a structured query needs one")
         result = steps(budget)
         return Routed(result.evidence, "trajectory", result)
-    if named is not None and named.get("kind") == "dialogue" or (dialogues and not trajectories):
+    if named is not None and named.kind == "dialogue" or (dialogues and not trajectories):
         return Routed(turns(budget), "dialogue")
     result = steps(budget)
     if named is not None or not dialogues or (resolved(result) and grounded(question, result.query)):

@@ -7,12 +7,18 @@ keeping small dictionaries beside the graph where Neo4j would use an index.
 
 from __future__ import annotations
 
-from typing import Any
-
 from graphmem.errors import ConflictError, StoreError
 from graphmem.store.embedded_reads import EmbeddedReads
-from graphmem.store.lifecycle import SHARED_LINKS, SessionParts, episode_renumbering, session_removal
-from graphmem.store.protocol import EDGE_TYPES, NODE_LABELS, WriteBatch, node_key, unmet
+from graphmem.store.lifecycle import (
+    SHARED_LINKS,
+    SessionParts,
+    box_place,
+    episode_renumbering,
+    session_removal,
+    turn_place,
+)
+from graphmem.store.protocol import EDGE_TYPES, NODE_LABELS, TurnRow, WriteBatch, node_key, unmet
+from graphmem.store.rows import episode_row, session_row, turn_row
 
 __all__ = ["EmbeddedStore"]
 
@@ -70,11 +76,11 @@ class EmbeddedStore(EmbeddedReads):
         with self._lock:
             return sorted({ns for (ns, label), keys in self._by_label.items() if label == "Episode" and keys})
 
-    def session_turns(self, namespace: str, session: str) -> list[dict[str, Any]]:
+    def session_turns(self, namespace: str, session: str) -> list[TurnRow]:
         with self._lock:
             skey = node_key("Session", session)
-            turns = [self._props(namespace, key) for key in self._in(namespace, skey, "IN_SESSION")]
-        return sorted(turns, key=lambda p: (p.get("seq", 0), p["key"]))
+            turns = [turn_row(self._props(namespace, key)) for key in self._in(namespace, skey, "IN_SESSION")]
+        return sorted(turns, key=lambda t: (t.seq, t.key))
 
     def delete_episode(self, namespace: str, episode: str) -> None:
         with self._lock:
@@ -91,7 +97,7 @@ class EmbeddedStore(EmbeddedReads):
                     events = self._out(namespace, box, "HAS_EVENT")
                     doomed += [box, *events]
                     shared.update(trace for event in events for trace in self._out(namespace, event, "IN_TRACE"))
-            renumber = episode_renumbering(namespace, self._nodes_with(namespace, "Episode"), episode)
+            renumber = episode_renumbering(namespace, [episode_row(a) for a in self._nodes_with(namespace, "Episode")], episode)
             self._remove_nodes(namespace, [*dict.fromkeys(doomed), ekey])
             self._remove_orphans(namespace, shared)
             # EmbeddedStore.write, not self.write: a store that logs its writes (FileStore) logs the whole
@@ -104,7 +110,7 @@ class EmbeddedStore(EmbeddedReads):
             if parts is None:
                 return
             if len(parts.sessions) == 1:
-                EmbeddedStore.delete_episode(self, namespace, str(parts.episode["uid"]))
+                EmbeddedStore.delete_episode(self, namespace, parts.episode.uid)
                 return
             removal = session_removal(parts)
             self._remove_nodes(namespace, removal.doomed)
@@ -125,6 +131,7 @@ class EmbeddedStore(EmbeddedReads):
         shared = {x for t in own_turns for link in SHARED_LINKS for x in self._out(namespace, t, link)}
         shared.update(trace for e in box_events for trace in self._out(namespace, e, "IN_TRACE"))
         return SessionParts(
-            namespace, self._props(namespace, skey), self._props(namespace, ekey),
-            [m for m in members if m["label"] == "Session"], turns, boxes, box_events, sorted(shared),
+            namespace, session_row(self._props(namespace, skey)), episode_row(self._props(namespace, ekey)),
+            [session_row(m) for m in members if m["label"] == "Session"], [turn_place(t) for t in turns],
+            [box_place(b) for b in boxes], box_events, sorted(shared),
         )

@@ -14,10 +14,15 @@ from graphmem.records import Scalar
 from graphmem.store.embedded_graph import EmbeddedGraph
 from graphmem.store.protocol import (
     ChangeRow,
+    EpisodeRow,
     EventRow,
     Hit,
     Neighbourhood,
     SessionRow,
+    StepRow,
+    StoredRow,
+    TraceEventRow,
+    TurnRow,
     check_change_query,
     check_ordinal,
     comes_to_meet,
@@ -25,6 +30,7 @@ from graphmem.store.protocol import (
     t_window,
     unit_filter,
 )
+from graphmem.store.rows import episode_row, session_row, step_row, stored_row, turn_row
 from graphmem.store.text_index import query_terms
 
 __all__ = ["EmbeddedReads"]
@@ -61,10 +67,10 @@ class EmbeddedReads(EmbeddedGraph):
         with self._lock:
             return {k: self._props(namespace, k) for k in keys if (namespace, k) in self.graph}
 
-    def episode_nodes(self, namespace: str, kind: str | None = None) -> list[dict[str, Any]]:
+    def episode_nodes(self, namespace: str, kind: str | None = None) -> list[EpisodeRow]:
         with self._lock:
-            found = (dict(a) for a in self._nodes_with(namespace, "Episode") if kind is None or a.get("kind") == kind)
-            return sorted(found, key=lambda a: (a.get("seq", 0), a["uid"]))
+            found = [a for a in self._nodes_with(namespace, "Episode") if kind is None or a.get("kind") == kind]
+            return [episode_row(a) for a in sorted(found, key=lambda a: (a.get("seq", 0), a["uid"]))]
 
     def episode_kinds(self, namespaces: Sequence[str]) -> dict[str, dict[str, str]]:
         with self._lock:
@@ -73,9 +79,7 @@ class EmbeddedReads(EmbeddedGraph):
     def sessions(self, namespace: str, episode: str | None = None) -> list[SessionRow]:
         with self._lock:
             rows = [
-                SessionRow(a["uid"], a["episode"], int(a["seq"]), float(a["start"]), float(a["end"]))
-                for a in self._nodes_with(namespace, "Session")
-                if episode is None or a["episode"] == episode
+                session_row(a) for a in self._nodes_with(namespace, "Session") if episode is None or a["episode"] == episode
             ]
         return sorted(rows, key=lambda r: (r.seq, r.uid))
 
@@ -111,10 +115,10 @@ class EmbeddedReads(EmbeddedGraph):
                         rows.append(self._event_row(namespace, target[1]))
         return sorted(rows, key=lambda r: (r.unit_key, r.key))
 
-    def steps_at(self, namespace: str, episode: str, ts: Sequence[int]) -> dict[int, dict[str, Any]]:
+    def steps_at(self, namespace: str, episode: str, ts: Sequence[int]) -> dict[int, StepRow]:
         with self._lock:
             index = self._steps.get((namespace, episode), {})
-            return {t: self._props(namespace, index[t]) for t in ts if t in index}
+            return {t: step_row(self._props(namespace, index[t])) for t in ts if t in index}
 
     def find_event(self, namespace: str, episode: str, kind: str | None, obj: str | None, ordinal: int,
                    lo: int | None = None, hi: int | None = None) -> EventRow | None:
@@ -154,7 +158,7 @@ class EmbeddedReads(EmbeddedGraph):
                                          a.get("after"), int(a["t"]))
             return None
 
-    def steps_between(self, namespace: str, episode: str, lo: int, hi: int, limit: int) -> dict[int, dict[str, Any]]:
+    def steps_between(self, namespace: str, episode: str, lo: int, hi: int, limit: int) -> dict[int, StepRow]:
         if limit <= 0:
             return {}
         low, high = t_window(lo, hi)
@@ -162,7 +166,7 @@ class EmbeddedReads(EmbeddedGraph):
             times = self._step_times.get((namespace, episode), [])
             start, end = bisect.bisect_left(times, low), bisect.bisect_right(times, high)
             index = self._steps.get((namespace, episode), {})
-            return {t: self._props(namespace, index[t]) for t in times[start : min(end, start + limit)]}
+            return {t: step_row(self._props(namespace, index[t])) for t in times[start : min(end, start + limit)]}
 
     @staticmethod
     def _between(index: list[tuple[float, str]], low: float, high: float) -> list[tuple[float, str]]:
@@ -179,7 +183,7 @@ class EmbeddedReads(EmbeddedGraph):
     def units_in_window(
         self, namespace: str, start: float, end: float, limit: int,
         longest_session: float | None = None, longest_event: float | None = None,
-    ) -> dict[str, dict[str, Any]]:
+    ) -> dict[str, TurnRow]:
         with self._lock:
             in_sessions: list[tuple[float, float, str]] = []
             for session in self._overlapping_sessions(namespace, start, end, longest_session):
@@ -194,7 +198,7 @@ class EmbeddedReads(EmbeddedGraph):
                 if ev_end is not None and ev_end >= start:
                     with_events.append((at, _sortable(attrs.get("seq")), turn_key))
             keys = [key for _, _, key in sorted(in_sessions)[:limit]] + [key for _, _, key in sorted(with_events)[:limit]]
-            return {key: self._props(namespace, key) for key in list(dict.fromkeys(keys))[:limit]}
+            return {key: turn_row(self._props(namespace, key)) for key in list(dict.fromkeys(keys))[:limit]}
 
     def sessions_in_window(self, namespace: str, start: float, end: float, longest_session: float | None = None) -> list[str]:
         with self._lock:
@@ -230,9 +234,9 @@ class EmbeddedReads(EmbeddedGraph):
                         break
                     fwd.append(cur[1])
                 chains[key] = list(reversed(back)) + [key] + fwd
-            nodes: dict[str, dict[str, Any]] = {}
+            nodes: dict[str, StoredRow] = {}
             if with_props:
-                nodes = {k: self._props(namespace, k) for chain in chains.values() for k in chain if k not in chains}
+                nodes = {k: stored_row(self._props(namespace, k)) for chain in chains.values() for k in chain if k not in chains}
             return Neighbourhood(chains, nodes)
 
     def fulltext(self, namespace: str, query: str, k: int, label: str = "unit", with_props: bool = False) -> list[Hit]:
@@ -254,8 +258,8 @@ class EmbeddedReads(EmbeddedGraph):
             return [self._hit(namespace, key, score, with_props) for key, score in index.search(embedding, k, only)]
 
     def _hit(self, namespace: str, key: str, score: float, with_props: bool) -> Hit:
-        props = self._props(namespace, key) if with_props else None
-        return Hit(key, self.graph.nodes[(namespace, key)]["uid"], score, props)
+        row = stored_row(self._props(namespace, key)) if with_props else None
+        return Hit(key, self.graph.nodes[(namespace, key)]["uid"], score, row)
 
     def box_members(self, namespace: str, box_keys: Sequence[str]) -> dict[str, list[str]]:
         with self._lock:
@@ -287,7 +291,7 @@ class EmbeddedReads(EmbeddedGraph):
                 result[box] = sorted(related, key=lambda k: (self.graph.nodes[(namespace, k)].get("seq", 0), k))
             return result
 
-    def trace_events(self, namespace: str) -> list[dict[str, Any]]:
+    def trace_events(self, namespace: str) -> list[TraceEventRow]:
         with self._lock:
             rows = []
             # Start from the traces, as recall/trace_events.cypher does: only box events join a trace,
@@ -298,8 +302,8 @@ class EmbeddedReads(EmbeddedGraph):
                 boxes = self._in(namespace, a["key"], "HAS_EVENT")
                 if traces and boxes:
                     trace_uid = self.graph.nodes[(namespace, traces[0])]["uid"]
-                    rows.append({"key": a["key"], "box": boxes[0], "trace": trace_uid, "text": a.get("obj", ""), "embedding": a.get("embedding")})
-        return sorted(rows, key=lambda r: r["key"])
+                    rows.append(TraceEventRow(a["key"], boxes[0], trace_uid, a.get("obj", ""), a.get("embedding")))
+        return sorted(rows, key=lambda r: r.key)
 
     def counts(self, namespace: str) -> dict[str, int]:
         with self._lock:

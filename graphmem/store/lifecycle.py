@@ -20,13 +20,12 @@ session, its episode and the episode's sessions, turns and boxes, by their order
 ``episode_renumbering`` gives the Episode rows that keep the namespace's episode ``seq`` dense after an
 episode is deleted (a new episode takes the next number, the count of episodes).
 
+>>> from graphmem.store.protocol import EpisodeRow, SessionRow
+>>> s1, s2 = SessionRow("s1", "dialogue", 0, 10.0, 20.0, "", ""), SessionRow("s2", "dialogue", 1, 20.0, 20.0, "", "")
 >>> parts = SessionParts(
-...     "user-1",
-...     {"uid": "s2", "episode": "dialogue", "seq": 1, "start": 20.0, "end": 20.0},
-...     {"uid": "dialogue", "session_count": 2, "turn_count": 2, "box_count": 0, "last_session": "s2"},
-...     [{"uid": "s1", "seq": 0, "start": 10.0, "end": 20.0}, {"uid": "s2", "seq": 1, "start": 20.0, "end": 20.0}],
-...     [{"uid": "a", "seq": 0, "session": "s1", "speaker": "Maya"}, {"uid": "b", "seq": 1, "session": "s2", "speaker": "Sam"}],
-...     [], [], ["participant:Sam"])
+...     "user-1", s2,
+...     EpisodeRow("episode:dialogue", "dialogue", "dialogue", session_count=2, turn_count=2, box_count=0, last_session="s2"),
+...     [s1, s2], [TurnPlace("a", 0, "s1", "Maya"), TurnPlace("b", 1, "s2", "Sam")], [], [], ["participant:Sam"])
 >>> removal = session_removal(parts)
 >>> removal.doomed, removal.shared
 (('session:s2', 'turn:b'), ('participant:Sam',))
@@ -42,25 +41,57 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from graphmem.store.protocol import EdgeRow, NodeRow, WriteBatch, node_key
+from graphmem.store.protocol import EdgeRow, EpisodeRow, NodeRow, SessionRow, WriteBatch, node_key
 
 #: The relationships from a unit to the nodes several units share (a participant, an entity, a place).
 SHARED_LINKS = ("AT", "INVOLVES", "MENTIONS", "SPOKEN_BY")
 
 
 @dataclass(frozen=True)
+class TurnPlace:
+    """A turn as deleting a session sees it: its place in the dialogue, its session and its speaker."""
+
+    uid: str
+    seq: int
+    session: str | None
+    speaker: str
+
+
+@dataclass(frozen=True)
+class BoxPlace:
+    """A topic box as deleting a session sees it: its place, its session and its first turn's ``seq``."""
+
+    uid: str
+    seq: int
+    session: str | None
+    first_turn_seq: int | None
+
+
+def turn_place(props: Mapping[str, Any]) -> TurnPlace:
+    """A turn's properties (all of them, or those ``TurnPlace`` names) as its place."""
+    session = props.get("session")
+    return TurnPlace(str(props["uid"]), int(props["seq"]), None if session is None else str(session), str(props["speaker"]))
+
+
+def box_place(props: Mapping[str, Any]) -> BoxPlace:
+    """A box's properties (all of them, or those ``BoxPlace`` names) as its place."""
+    session, first = props.get("session"), props.get("first_turn_seq")
+    return BoxPlace(str(props["uid"]), int(props["seq"]), None if session is None else str(session),
+                    None if first is None else int(first))
+
+
+@dataclass(frozen=True)
 class SessionParts:
-    """What deleting one session reads: its node, its episode's node, and the episode's sessions, turns
-    and boxes (each a mapping with at least ``uid`` and ``seq``; sessions with ``start`` and ``end``, turns
-    with ``session`` and ``speaker``, boxes with ``session`` and ``first_turn_seq``), the keys of the
-    session's box events, and the keys of the shared nodes and traces its turns and box events link to."""
+    """What deleting one session reads: its row, its episode's row, and the episode's sessions, turns and
+    boxes, the keys of the session's box events, and the keys of the shared nodes and traces its turns
+    and box events link to."""
 
     namespace: str
-    session: Mapping[str, Any]
-    episode: Mapping[str, Any]
-    sessions: Sequence[Mapping[str, Any]]
-    turns: Sequence[Mapping[str, Any]]
-    boxes: Sequence[Mapping[str, Any]]
+    session: SessionRow
+    episode: EpisodeRow
+    sessions: Sequence[SessionRow]
+    turns: Sequence[TurnPlace]
+    boxes: Sequence[BoxPlace]
     box_events: Sequence[str]
     shared: Sequence[str]
 
@@ -75,105 +106,102 @@ class Removal:
     then: WriteBatch
 
 
-def _by_seq(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    return sorted(rows, key=lambda r: (int(r.get("seq", 0)), str(r["uid"])))
-
-
 def session_removal(parts: SessionParts) -> Removal:
     """The nodes that go and the rows that change when ``parts.session`` is deleted (see the module doc)."""
     ns = parts.namespace
-    sid = str(parts.session["uid"])
-    episode_id = str(parts.episode["uid"])
-    sessions = _by_seq(parts.sessions)
-    turns = _by_seq(parts.turns)
-    boxes = _by_seq(parts.boxes)
-    at = next(i for i, s in enumerate(sessions) if s["uid"] == sid)
+    sid = parts.session.uid
+    episode_id = parts.episode.uid
+    sessions = sorted(parts.sessions, key=lambda r: (r.seq, r.uid))
+    turns = sorted(parts.turns, key=lambda r: (r.seq, r.uid))
+    boxes = sorted(parts.boxes, key=lambda r: (r.seq, r.uid))
+    at = next(i for i, s in enumerate(sessions) if s.uid == sid)
     previous = sessions[at - 1] if at > 0 else None
     following = sessions[at + 1] if at + 1 < len(sessions) else None
-    gone_turns = [t for t in turns if t.get("session") == sid]
-    kept_turns = [t for t in turns if t.get("session") != sid]
-    gone_boxes = [b for b in boxes if b.get("session") == sid]
-    kept_boxes = [b for b in boxes if b.get("session") != sid]
+    gone_turns = [t for t in turns if t.session == sid]
+    kept_turns = [t for t in turns if t.session != sid]
+    gone_boxes = [b for b in boxes if b.session == sid]
+    kept_boxes = [b for b in boxes if b.session != sid]
 
     nodes: list[NodeRow] = []
     edges: list[EdgeRow] = []
 
     # Later sessions, turns and boxes move up, so seq stays dense.
-    for rank, s in enumerate(s for s in sessions if s["uid"] != sid):
-        if int(s["seq"]) != rank:
-            nodes.append(NodeRow("Session", ns, str(s["uid"]), {"seq": rank}))
-    new_turn_seq = {str(t["uid"]): rank for rank, t in enumerate(kept_turns)}
+    for rank, s in enumerate(s for s in sessions if s.uid != sid):
+        if s.seq != rank:
+            nodes.append(NodeRow("Session", ns, s.uid, {"seq": rank}))
+    new_turn_seq = {t.uid: rank for rank, t in enumerate(kept_turns)}
     for t in kept_turns:
-        if int(t["seq"]) != new_turn_seq[str(t["uid"])]:
-            nodes.append(NodeRow("Turn", ns, str(t["uid"]), {"seq": new_turn_seq[str(t["uid"])]}))
-    old_to_new = {int(t["seq"]): new_turn_seq[str(t["uid"])] for t in kept_turns}
+        if t.seq != new_turn_seq[t.uid]:
+            nodes.append(NodeRow("Turn", ns, t.uid, {"seq": new_turn_seq[t.uid]}))
+    old_to_new = {t.seq: new_turn_seq[t.uid] for t in kept_turns}
     for rank, b in enumerate(kept_boxes):
         props: dict[str, Any] = {}
-        if int(b["seq"]) != rank:
+        if b.seq != rank:
             props["seq"] = rank
-        first = b.get("first_turn_seq")
-        if first is not None and old_to_new.get(int(first), int(first)) != int(first):
-            props["first_turn_seq"] = old_to_new[int(first)]
+        first = b.first_turn_seq
+        if first is not None and old_to_new.get(first, first) != first:
+            props["first_turn_seq"] = old_to_new[first]
         if props:
-            nodes.append(NodeRow("Box", ns, str(b["uid"]), props))
+            nodes.append(NodeRow("Box", ns, b.uid, props))
 
     # The chains close over the gap.
-    def bridge(kept: Sequence[Mapping[str, Any]], gone: Sequence[Mapping[str, Any]], label: str) -> None:
+    def bridge(kept: Sequence[SessionRow | TurnPlace | BoxPlace], gone: Sequence[SessionRow | TurnPlace | BoxPlace],
+               label: str) -> None:
         if not gone:
             return
-        first, last = int(gone[0]["seq"]), int(gone[-1]["seq"])
-        before = [r for r in kept if int(r["seq"]) < first]
-        after = [r for r in kept if int(r["seq"]) > last]
+        first, last = gone[0].seq, gone[-1].seq
+        before = [r for r in kept if r.seq < first]
+        after = [r for r in kept if r.seq > last]
         if before and after:
-            edges.append(EdgeRow("NEXT", ns, node_key(label, str(before[-1]["uid"])), node_key(label, str(after[0]["uid"]))))
+            edges.append(EdgeRow("NEXT", ns, node_key(label, before[-1].uid), node_key(label, after[0].uid)))
 
-    bridge([s for s in sessions if s["uid"] != sid], [parts.session], "Session")
+    bridge([s for s in sessions if s.uid != sid], [parts.session], "Session")
     bridge(kept_turns, gone_turns, "Turn")
     bridge(kept_boxes, gone_boxes, "Box")
 
     # A session that lasted until this one started now lasts until the next one (or ends where it starts).
-    longest = parts.episode.get("longest_session")
-    previous_end = float(previous["end"]) if previous is not None else None
-    if previous is not None and float(previous["end"]) == float(parts.session["start"]):
-        previous_end = float(following["start"]) if following is not None else float(previous["start"])
-        nodes.append(NodeRow("Session", ns, str(previous["uid"]), {"end": previous_end}))
+    longest = parts.episode.longest_session
+    previous_end = previous.end if previous is not None else None
+    if previous is not None and previous.end == parts.session.start:
+        previous_end = following.start if following is not None else previous.start
+        nodes.append(NodeRow("Session", ns, previous.uid, {"end": previous_end}))
         if longest is not None:
-            longest = max(float(longest), previous_end - float(previous["start"]))
+            longest = max(longest, previous_end - previous.start)
 
-    kept_sessions = [s for s in sessions if s["uid"] != sid]
+    kept_sessions = [s for s in sessions if s.uid != sid]
     last = kept_sessions[-1]
     episode = {
         "session_count": len(kept_sessions),
         "turn_count": len(kept_turns),
         "box_count": len(kept_boxes),
-        "last_session": str(last["uid"]),
-        "last_session_start": float(last["start"]),
-        "first_session_start": float(kept_sessions[0]["start"]),
-        "last_turn": str(kept_turns[-1]["uid"]) if kept_turns else None,
-        "last_box": str(kept_boxes[-1]["uid"]) if kept_boxes else None,
-        "speakers": json.dumps(sorted({str(t["speaker"]) for t in kept_turns})),
+        "last_session": last.uid,
+        "last_session_start": last.start,
+        "first_session_start": kept_sessions[0].start,
+        "last_turn": kept_turns[-1].uid if kept_turns else None,
+        "last_box": kept_boxes[-1].uid if kept_boxes else None,
+        "speakers": json.dumps(sorted({t.speaker for t in kept_turns})),
         "longest_session": longest,
     }
     if following is None:
         # The last session goes: the one before becomes the last, with its own end.
-        episode["last_session_end"] = previous_end if previous_end is not None else float(last["end"])
-        episode["last_session_explicit_end"] = previous_end != float(last["start"]) if previous is not None else False
+        episode["last_session_end"] = previous_end if previous_end is not None else last.end
+        episode["last_session_explicit_end"] = previous_end != last.start if previous is not None else False
     nodes.insert(0, NodeRow("Episode", ns, episode_id, episode))
 
     doomed = [node_key("Session", sid)]
-    doomed += [node_key("Turn", str(t["uid"])) for t in gone_turns]
-    doomed += [node_key("Box", str(b["uid"])) for b in gone_boxes]
+    doomed += [node_key("Turn", t.uid) for t in gone_turns]
+    doomed += [node_key("Box", b.uid) for b in gone_boxes]
     doomed += list(parts.box_events)
     return Removal(tuple(doomed), tuple(sorted(set(parts.shared))), WriteBatch(tuple(nodes), tuple(edges)))
 
 
-def episode_renumbering(namespace: str, episodes: Sequence[Mapping[str, Any]], removed: str) -> WriteBatch:
+def episode_renumbering(namespace: str, episodes: Sequence[EpisodeRow], removed: str) -> WriteBatch:
     """Episode rows giving the namespace's other episodes the places 0, 1, ... in their order.
 
-    >>> rows = episode_renumbering("ns", [{"uid": "a", "seq": 0}, {"uid": "b", "seq": 1}, {"uid": "c", "seq": 2}], "a")
-    >>> [(r.uid, r.props["seq"]) for r in rows.nodes]
+    >>> episodes = [EpisodeRow(f"episode:{uid}", uid, "trajectory", seq=seq) for seq, uid in enumerate("abc")]
+    >>> [(r.uid, r.props["seq"]) for r in episode_renumbering("ns", episodes, "a").nodes]
     [('b', 0), ('c', 1)]
     """
-    kept = [e for e in _by_seq(episodes) if e["uid"] != removed]
-    return WriteBatch(tuple(NodeRow("Episode", namespace, str(e["uid"]), {"seq": rank})
-                            for rank, e in enumerate(kept) if int(e.get("seq", 0)) != rank))
+    kept = [e for e in sorted(episodes, key=lambda e: (e.seq or 0, e.uid)) if e.uid != removed]
+    return WriteBatch(tuple(NodeRow("Episode", namespace, e.uid, {"seq": rank})
+                            for rank, e in enumerate(kept) if (e.seq or 0) != rank))

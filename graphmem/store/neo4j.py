@@ -24,7 +24,7 @@ from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, Sessio
 from graphmem.cypher_files import cypher
 from graphmem.errors import StoreError
 from graphmem.records import Scalar
-from graphmem.store.lifecycle import SessionParts, episode_renumbering, session_removal
+from graphmem.store.lifecycle import SessionParts, box_place, episode_renumbering, session_removal, turn_place
 from graphmem.store.neo4j_connect import connect
 from graphmem.store.neo4j_properties import HIDDEN_PROPERTIES, int8_code, ns_key
 from graphmem.store.neo4j_properties import hit as _hit
@@ -35,10 +35,15 @@ from graphmem.store.neo4j_write import CHUNK, batch_work, merge_rows
 from graphmem.store.protocol import (
     DIMENSIONS,
     ChangeRow,
+    EpisodeRow,
     EventRow,
     Hit,
     Neighbourhood,
     SessionRow,
+    StepRow,
+    StoredRow,
+    TraceEventRow,
+    TurnRow,
     WriteBatch,
     check_change_query,
     check_ordinal,
@@ -46,6 +51,7 @@ from graphmem.store.protocol import (
     node_key,
     t_window,
 )
+from graphmem.store.rows import episode_row, session_row, step_row, stored_row, turn_row
 from graphmem.store.text_index import lucene_query, query_terms
 
 # CHUNK, DIMENSIONS, HIDDEN_PROPERTIES, int8_code and ns_key are imported from here by benchmarks and tests.
@@ -151,8 +157,8 @@ class Neo4jStore:
         rows = self._rows("recall/get_nodes", namespace=namespace, keys=list(keys))
         return {key: _node_props(props) for key, props in rows}
 
-    def episode_nodes(self, namespace: str, kind: str | None = None) -> list[dict[str, Any]]:
-        return [_node_props(props) for props in self._rows("recall/episodes", namespace=namespace, kind=kind)]
+    def episode_nodes(self, namespace: str, kind: str | None = None) -> list[EpisodeRow]:
+        return [episode_row(_node_props(props)) for props in self._rows("recall/episodes", namespace=namespace, kind=kind)]
 
     def episode_kinds(self, namespaces: Sequence[str]) -> dict[str, dict[str, str]]:
         kinds: dict[str, dict[str, str]] = {namespace: {} for namespace in namespaces}
@@ -162,7 +168,7 @@ class Neo4jStore:
 
     def sessions(self, namespace: str, episode: str | None = None) -> list[SessionRow]:
         rows = self._read("recall/sessions", namespace=namespace, episode=episode)
-        return [SessionRow(r["uid"], r["episode"], int(r["seq"]), float(r["start"]), float(r["end"])) for r in rows]
+        return [session_row(r.data()) for r in rows]
 
     @staticmethod
     def _event(r: neo4j.Record) -> EventRow:
@@ -185,11 +191,11 @@ class Neo4jStore:
             return []
         return [self._event(r) for r in self._read("recall/events_of_units", namespace=namespace, keys=list(unit_keys))]
 
-    def steps_at(self, namespace: str, episode: str, ts: Sequence[int]) -> dict[int, dict[str, Any]]:
+    def steps_at(self, namespace: str, episode: str, ts: Sequence[int]) -> dict[int, StepRow]:
         if not ts:
             return {}
         rows = self._rows("recall/steps_at", namespace=namespace, episode=episode, ts=list(ts))
-        return {int(t): _node_props(props) for t, props in rows}
+        return {int(t): step_row(_node_props(props)) for t, props in rows}
 
     @staticmethod
     def _event_query(kind: str | None, obj: str | None) -> tuple[str, dict[str, str]]:
@@ -233,25 +239,25 @@ class Neo4jStore:
         r = rows[0]
         return ChangeRow(r["key"], r["unit"], r["episode"], r["source"], r["name"], r["before"], r["after"], int(r["t"]))
 
-    def steps_between(self, namespace: str, episode: str, lo: int, hi: int, limit: int) -> dict[int, dict[str, Any]]:
+    def steps_between(self, namespace: str, episode: str, lo: int, hi: int, limit: int) -> dict[int, StepRow]:
         if limit <= 0:
             return {}
         low, high = t_window(lo, hi)
         rows = self._rows("recall/steps_between", namespace=namespace, episode=episode, lo=low, hi=high, limit=limit)
-        return {int(t): _node_props(props) for t, props in rows}
+        return {int(t): step_row(_node_props(props)) for t, props in rows}
 
     def units_in_window(
         self, namespace: str, start: float, end: float, limit: int,
         longest_session: float | None = None, longest_event: float | None = None,
-    ) -> dict[str, dict[str, Any]]:
+    ) -> dict[str, TurnRow]:
         rows = self._rows(
             "recall/units_in_window", namespace=namespace, start=start, end=end, limit=limit,
             session_from=earliest_start(start, longest_session), event_from=earliest_start(start, longest_event),
         )
-        found: dict[str, dict[str, Any]] = {}
+        found: dict[str, TurnRow] = {}
         for key, props in rows:
             if key not in found and len(found) < limit:
-                found[key] = _node_props(props)
+                found[key] = turn_row(_node_props(props))
         return found
 
     def sessions_in_window(self, namespace: str, start: float, end: float, longest_session: float | None = None) -> list[str]:
@@ -265,12 +271,12 @@ class Neo4jStore:
         name = "recall/adjacent" if before <= 1 and after <= 1 else "recall/neighbours"
         rows = self._rows(name, namespace=namespace, keys=list(keys), before=before, after=after, props=with_props)
         chains: dict[str, list[str]] = {}
-        nodes: dict[str, dict[str, Any]] = {}
+        nodes: dict[str, StoredRow] = {}
         for key, back, ahead in rows:
             back, ahead = sorted(back, key=lambda r: (-r[0], r[1])), sorted(ahead, key=lambda r: (r[0], r[1]))
             chains[key] = [k for _, k, _ in back] + [key] + [k for _, k, _ in ahead]
             if with_props:
-                nodes.update((k, _node_props(props)) for _, k, props in (*back, *ahead))
+                nodes.update((k, stored_row(_node_props(props))) for _, k, props in (*back, *ahead))
         for key in chains:
             nodes.pop(key, None)
         return Neighbourhood(chains, nodes)
@@ -306,12 +312,9 @@ class Neo4jStore:
         rows = self._read("recall/trace_boxes", namespace=namespace, keys=list(box_keys))
         return {r["box"]: [k for _, k in sorted((s or 0, k) for s, k in r["related"])] for r in rows}
 
-    def trace_events(self, namespace: str) -> list[dict[str, Any]]:
+    def trace_events(self, namespace: str) -> list[TraceEventRow]:
         rows = self._read("recall/trace_events", namespace=namespace)
-        return [
-            {"key": r["key"], "box": r["box"], "trace": r["trace"], "text": r["text"], "embedding": r["embedding"]}
-            for r in rows
-        ]
+        return [TraceEventRow(r["key"], r["box"], r["trace"], r["text"], r["embedding"]) for r in rows]
 
     def counts(self, namespace: str) -> dict[str, int]:
         rows = self._read("admin/counts", namespace=namespace)
@@ -333,9 +336,9 @@ class Neo4jStore:
     def namespaces(self) -> list[str]:
         return sorted(str(namespace) for namespace in self._rows("admin/namespaces"))
 
-    def session_turns(self, namespace: str, session: str) -> list[dict[str, Any]]:
+    def session_turns(self, namespace: str, session: str) -> list[TurnRow]:
         rows = self._rows("admin/session_turns", namespace=namespace, key=node_key("Session", session))
-        return [_node_props(props) for props in rows]
+        return [turn_row(_node_props(props)) for props in rows]
 
     def delete_episode(self, namespace: str, episode: str) -> None:
         key = node_key("Episode", episode)
@@ -367,14 +370,12 @@ class Neo4jStore:
             if record is None:
                 return None
             parts = SessionParts(
-                namespace, _node_props(record["session"]), _node_props(record["episode"]),
-                [dict(zip(("uid", "seq", "start", "end"), row)) for row in record["sessions"]],
-                [dict(zip(("uid", "seq", "session", "speaker"), row)) for row in record["turns"]],
-                [dict(zip(("uid", "seq", "session", "first_turn_seq"), row)) for row in record["boxes"]],
-                list(record["box_events"]), list(record["shared"]),
+                namespace, session_row(_node_props(record["session"])), episode_row(_node_props(record["episode"])),
+                [session_row(row) for row in record["sessions"]], [turn_place(row) for row in record["turns"]],
+                [box_place(row) for row in record["boxes"]], list(record["box_events"]), list(record["shared"]),
             )
             if len(parts.sessions) == 1:
-                return str(parts.episode["uid"])
+                return parts.episode.uid
             removal = session_removal(parts)
             tx.run(cypher("admin/delete_nodes"), namespace=namespace, keys=list(removal.doomed)).consume()
             tx.run(cypher("admin/delete_orphans"), namespace=namespace, keys=list(removal.shared)).consume()

@@ -5,7 +5,10 @@ own label (``Step``, ``Turn``, ``Event``, ``Session``, ...), a ``namespace`` and
 the namespace (``"step:run-1:12"``, ``"turn:D1:3"``); ``uid`` is the caller's own id. Writes arrive as a
 ``WriteBatch`` of node and edge rows and are applied in one transaction with MERGE semantics, so writing
 the same batch twice changes nothing. Reads are the handful of lookups recall needs; each is index-backed
-on Neo4j and realized by the same rules on the embedded backend, so both answer identically.
+on Neo4j and realized by the same rules on the embedded backend, so both answer identically. A read
+whose nodes have one shape returns typed rows (``StepRow``, ``TurnRow``, ``BoxRow``, ``SessionRow``,
+``EpisodeRow``, ``TraceEventRow``, ``EventRow``, ``ChangeRow``), built from the stored properties by
+``graphmem.store.rows``; ``get_nodes`` alone returns properties, of any label.
 """
 
 from __future__ import annotations
@@ -75,16 +78,18 @@ def unit_filter(label: str) -> str | None:
     raise ValueError(f"vector search takes label 'unit', 'Box', 'Step' or 'Turn', not {label!r}")
 
 
-def episodes_with(stored: Sequence[dict[str, Any]], unlanded: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def episodes_with(stored: Sequence[EpisodeRow], unlanded: Sequence[EpisodeRow]) -> list[EpisodeRow]:
     """A namespace's Episode nodes as they will be once the writes in flight land: the stored ones (from
     ``GraphStore.episode_nodes``) and the Episode rows of those writes, one per ``uid``, the row in flight
     winning. A write may land before or after the store was read; either way each episode counts once.
 
-    >>> episodes_with([{"uid": "run-1", "seq": 0}], [{"uid": "run-1", "seq": 0, "last_t": 9}, {"uid": "chat", "seq": 1}])
-    [{'uid': 'run-1', 'seq': 0, 'last_t': 9}, {'uid': 'chat', 'seq': 1}]
+    >>> stored = [EpisodeRow("episode:run-1", "run-1", "trajectory", seq=0)]
+    >>> flying = [EpisodeRow("episode:run-1", "run-1", "trajectory", seq=0, last_t=9), EpisodeRow("episode:chat", "chat", "dialogue", seq=1)]
+    >>> [(e.uid, e.last_t) for e in episodes_with(stored, flying)]
+    [('run-1', 9), ('chat', None)]
     """
-    merged = {str(e["uid"]): e for e in stored}
-    merged.update((str(e["uid"]), e) for e in unlanded)
+    merged = {e.uid: e for e in stored}
+    merged.update((e.uid, e) for e in unlanded)
     return list(merged.values())
 
 
@@ -233,13 +238,14 @@ class WriteBatch:
 
 @dataclass(frozen=True)
 class Hit:
-    """A search hit: a node key, the caller's uid, and a score (higher is better); with ``props``, the
-    node's properties (as ``get_nodes`` returns them) when the search was asked for them."""
+    """A search hit: a node key, the caller's uid, and a score (higher is better); with ``node``, the
+    node's row (a ``StepRow`` or ``TurnRow``; a ``BoxRow`` for a box search) when the search was asked
+    for it."""
 
     key: str
     uid: str
     score: float
-    props: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
+    node: StoredRow | None = field(default=None, compare=False, repr=False)
 
     @property
     def source_id(self) -> str:
@@ -249,11 +255,11 @@ class Hit:
 
 @dataclass(frozen=True)
 class Neighbourhood:
-    """Chains of units around given units along NEXT; with ``nodes``, the properties (as ``get_nodes``
-    returns them) of the units on the chains other than the given ones, when the read was asked for them."""
+    """Chains of units around given units along NEXT; with ``nodes``, the rows of the units on the
+    chains other than the given ones, when the read was asked for them."""
 
     chains: Mapping[str, list[str]]
-    nodes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    nodes: Mapping[str, StoredRow] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -284,11 +290,126 @@ class ChangeRow:
 
 @dataclass(frozen=True)
 class SessionRow:
+    """A stored dialogue Session: its interval ``[start, end]`` in epoch seconds (UTC; end = the next
+    session's start unless the caller gave one), its place in the episode, the start as the caller gave
+    it (``started_at``, ISO 8601) and the digest a re-added session is compared by."""
+
     uid: str
     episode: str
     seq: int
     start: float  # epoch seconds (UTC)
     end: float
+    started_at: str
+    digest: str
+
+
+@dataclass(frozen=True)
+class StepRow:
+    """A stored Step node. ``payload`` is the whole record as canonical JSON: its inventory, state,
+    location, events, relations and observation (``graphmem.write.steps.step_from_json`` reads it back);
+    ``text`` is what search sees, ``digest`` what a re-added step is compared by."""
+
+    key: str
+    uid: str  # f"{episode}:{t}"
+    episode: str
+    t: int
+    action: str
+    summary: str = ""
+    region: str = ""
+    text: str = ""
+    payload: str = ""
+    digest: str = ""
+
+
+@dataclass(frozen=True)
+class TurnRow:
+    """A stored dialogue Turn node: who said what, in which session (and where in the dialogue: ``seq``),
+    when that session started and, when the text dates what it tells, the grounded event time (epoch
+    seconds). ``payload`` is its context as JSON (participants, entities, locations, mentioned times,
+    keywords); ``box`` its topic box's key ("" when in no box, None for a turn written before turns kept it)."""
+
+    key: str
+    uid: str
+    speaker: str
+    utterance: str
+    episode: str = ""
+    session: str | None = None
+    seq: int = 0
+    image_caption: str | None = None
+    text: str = ""
+    session_start: float | None = None
+    event_start: float | None = None
+    event_end: float | None = None
+    box: str | None = None
+    payload: str = ""
+
+
+@dataclass(frozen=True)
+class BoxRow:
+    """A stored topic Box: a topic-continuous run of turns of one session (``first_turn_seq`` is its
+    first turn's ``seq``), its topic, events and keywords, and what search sees."""
+
+    key: str
+    uid: str
+    episode: str
+    session: str
+    seq: int
+    first_turn_seq: int | None
+    topic: str
+    events: tuple[str, ...]
+    keywords: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class EpisodeRow:
+    """A stored Episode node: a trajectory's or a dialogue's place in its namespace (``seq``) and writing
+    state. A property the episode does not hold (the other kind's, or one written before graphmem kept
+    it) is None; the JSON texts are as the writers keep them (``graphmem.write.steps``, ``.turns``)."""
+
+    key: str
+    uid: str
+    kind: str  # "trajectory" or "dialogue"
+    seq: int | None = None
+    # A trajectory's: its last step index, and as JSON its vocabulary, event totals, latest gains and
+    # the inventory and state after its last step.
+    last_t: int | None = None
+    vocab: str | None = None
+    totals: str | None = None
+    last_gain: str | None = None
+    last_inventory: str | None = None
+    last_state: str | None = None
+    # A dialogue's: counts, the last session, turn and box, the history's range (epoch seconds), the
+    # speakers (JSON), and the longest session and event-time intervals (seconds).
+    turn_count: int | None = None
+    session_count: int | None = None
+    box_count: int | None = None
+    last_session: str | None = None
+    last_session_start: float | None = None
+    last_session_end: float | None = None
+    last_session_explicit_end: bool | None = None
+    first_session_start: float | None = None
+    last_turn: str | None = None
+    last_box: str | None = None
+    speakers: str | None = None
+    longest_session: float | None = None
+    longest_event: float | None = None
+
+
+@dataclass(frozen=True)
+class TraceEventRow:
+    """A box's topic event on a trace (the Trace Weaver's input): its key, its box's key, its trace's id,
+    its text and its embedding."""
+
+    key: str
+    box: str
+    trace: str
+    text: str
+    embedding: Sequence[float] | None = field(compare=False, repr=False)
+
+
+#: The rows a search hit or a chain along NEXT carries: units (steps, turns), boxes and sessions.
+StoredRow = StepRow | TurnRow | BoxRow | SessionRow
 
 
 @runtime_checkable
@@ -302,9 +423,10 @@ class GraphStore(Protocol):
         """Merge every node and edge of ``batch`` in one transaction (all or nothing, idempotent)."""
 
     def get_nodes(self, namespace: str, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
-        """Properties of the nodes that exist among ``keys``, by key."""
+        """Properties of the nodes that exist among ``keys``, by key: any label (``graphmem.store.rows``
+        reads them as typed rows)."""
 
-    def episode_nodes(self, namespace: str, kind: str | None = None) -> list[dict[str, Any]]:
+    def episode_nodes(self, namespace: str, kind: str | None = None) -> list[EpisodeRow]:
         """Every Episode node of the namespace (only those of ``kind``, "trajectory" or "dialogue", when
         given), ordered by ``seq``."""
 
@@ -327,7 +449,7 @@ class GraphStore(Protocol):
     def events_of(self, namespace: str, unit_keys: Sequence[str]) -> list[EventRow]:
         """The events attached to these units."""
 
-    def steps_at(self, namespace: str, episode: str, ts: Sequence[int]) -> dict[int, dict[str, Any]]:
+    def steps_at(self, namespace: str, episode: str, ts: Sequence[int]) -> dict[int, StepRow]:
         """Step nodes of the episode at these indices, by index."""
 
     # The store-level operators of trajectory queries. Events are ordered by (t, i): the step, then the
@@ -376,16 +498,16 @@ class GraphStore(Protocol):
         ``store.find_change(ns, "run-1", "inventory", "wood", ">=", 3, 1)``: the first step after which
         the agent held 3 wood or more, having held fewer."""
 
-    def steps_between(self, namespace: str, episode: str, lo: int, hi: int, limit: int) -> dict[int, dict[str, Any]]:
+    def steps_between(self, namespace: str, episode: str, lo: int, hi: int, limit: int) -> dict[int, StepRow]:
         """Step nodes with lo <= t <= hi (as ``steps_at`` returns them), the first ``limit`` by t, in t
         order (the dict's order)."""
 
     def units_in_window(
         self, namespace: str, start: float, end: float, limit: int,
         longest_session: float | None = None, longest_event: float | None = None,
-    ) -> dict[str, dict[str, Any]]:
+    ) -> dict[str, TurnRow]:
         """Up to ``limit`` turns whose session interval overlaps [start, end] or whose event time falls in it,
-        each with its properties (as ``get_nodes`` returns them).
+        each with its row.
 
         Earliest first (the dict's order): the turns of overlapping sessions by (session start, seq, key),
         then the turns with an event time in the window by (event start, seq, key); at most ``limit`` of
@@ -402,11 +524,11 @@ class GraphStore(Protocol):
 
     def neighbours(self, namespace: str, keys: Sequence[str], before: int, after: int, with_props: bool = False) -> Neighbourhood:
         """For each key, the unit keys up to ``before`` steps back and ``after`` forward along NEXT, in order;
-        ``with_props`` also reads the other units on those chains (saves recall a ``get_nodes`` round trip)."""
+        ``with_props`` also reads the rows of the other units on those chains (saves recall a round trip)."""
 
     def fulltext(self, namespace: str, query: str, k: int, label: str = "unit", with_props: bool = False) -> list[Hit]:
         """BM25 search over unit text (``label="unit"``) or box text (``label="Box"``); ``with_props``
-        fills each hit's ``props`` (saves recall a ``get_nodes`` round trip)."""
+        fills each hit's ``node`` (saves recall a round trip)."""
 
     def vector(self, namespace: str, embedding: Sequence[float], k: int, label: str = "unit", with_props: bool = False) -> list[Hit]:
         """Nearest units by cosine (``label`` "unit"; "Step" or "Turn" for one kind, "Box" for boxes);
@@ -421,7 +543,7 @@ class GraphStore(Protocol):
     def trace_boxes(self, namespace: str, box_keys: Sequence[str]) -> dict[str, list[str]]:
         """For each box, the other boxes that share a trace with it (ordered by time)."""
 
-    def trace_events(self, namespace: str) -> list[dict[str, Any]]:
+    def trace_events(self, namespace: str) -> list[TraceEventRow]:
         """Every box event with its trace id and embedding (the Trace Weaver's input)."""
 
     def counts(self, namespace: str) -> dict[str, int]:
@@ -437,8 +559,8 @@ class GraphStore(Protocol):
     def namespaces(self) -> list[str]:
         """Every namespace that holds an episode, sorted."""
 
-    def session_turns(self, namespace: str, session: str) -> list[dict[str, Any]]:
-        """The turns of one session in order, each with its properties (as ``get_nodes`` returns them)."""
+    def session_turns(self, namespace: str, session: str) -> list[TurnRow]:
+        """The turns of one session in order."""
 
     def delete_episode(self, namespace: str, episode: str) -> None:
         """Remove one episode: its units (steps, sessions, turns) with their events, changes and topic

@@ -58,11 +58,12 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Self
+from typing import Self
 
 from graphmem.errors import ConflictError, GraphmemError, InvalidRecordError
 from graphmem.records import Step, Turn, short, validate_id, validate_steps
-from graphmem.store.protocol import WriteBatch, node_key
+from graphmem.store.protocol import EpisodeRow, WriteBatch, node_key
+from graphmem.store.rows import episode_row_of
 from graphmem.write.dialogue import DialogueState
 from graphmem.write.planning import DEFAULT_DIALOGUE_EPISODE, WritePlanner, WriteReport
 from graphmem.write.steps import EpisodeSoFar, episode_so_far
@@ -97,24 +98,24 @@ GROUP_LANES = (("group", "0"), ("group", "1"))
 KNOWN_NAMESPACES = 10_000
 
 
-def _episode_rows(batch: WriteBatch) -> Iterator[tuple[str, dict[str, Any]]]:
-    """The batch's Episode rows as (namespace, properties with the uid)."""
+def _episode_rows(batch: WriteBatch) -> Iterator[tuple[str, EpisodeRow]]:
+    """The batch's Episode rows as (namespace, the episode as the store will hold it)."""
     for row in batch.nodes:
         if row.label == "Episode":
-            yield row.namespace, {**row.props, "uid": row.uid}
+            yield row.namespace, episode_row_of(row)
 
 
 @dataclass(frozen=True)
 class _InFlight:
     """A write in flight, indexed once when it is handed to the pool: the (namespace, key) of every node
-    it writes, and its Episode rows (with their uid) by namespace."""
+    it writes, and its Episode rows by namespace."""
 
     keys: frozenset[tuple[str, str]]
-    episodes: dict[str, list[dict[str, Any]]]
+    episodes: dict[str, list[EpisodeRow]]
 
     @classmethod
     def of(cls, batch: WriteBatch) -> _InFlight:
-        episodes: dict[str, list[dict[str, Any]]] = {}
+        episodes: dict[str, list[EpisodeRow]] = {}
         for namespace, episode in _episode_rows(batch):
             episodes.setdefault(namespace, []).append(episode)
         return cls(frozenset((row.namespace, row.key) for row in batch.nodes), episodes)
@@ -195,7 +196,7 @@ class BulkWriter:
             self._submit(batch, ("steps", namespace, episode_id))
         self._remember_episodes(batch)
         episode = next(row for row in batch.nodes if row.label == "Episode")
-        self._episodes[(namespace, episode_id)] = episode_so_far(dict(episode.props))
+        self._episodes[(namespace, episode_id)] = episode_so_far(episode_row_of(episode))
         return WriteReport(len(new), len(old))
 
     def add_session(
@@ -296,7 +297,7 @@ class BulkWriter:
         unlanded: dict[str, dict[str, str]] = {}
         in_flight = [(ns, e) for flight in self._in_flight.values() for ns, rows in flight.episodes.items() for e in rows]
         for namespace, episode in [*in_flight, *(row for batch in self._group for row in _episode_rows(batch))]:
-            unlanded.setdefault(namespace, {})[str(episode["uid"])] = str(episode.get("kind"))
+            unlanded.setdefault(namespace, {})[episode.uid] = episode.kind
         for namespace in namespaces:
             self._known[namespace] = {**stored.get(namespace, {}), **unlanded.get(namespace, {})}
         while len(self._known) > KNOWN_NAMESPACES:
@@ -305,9 +306,9 @@ class BulkWriter:
     def _remember_episodes(self, batch: WriteBatch) -> None:
         for namespace, episode in _episode_rows(batch):
             if namespace in self._known:
-                self._known[namespace][str(episode["uid"])] = str(episode.get("kind"))
+                self._known[namespace][episode.uid] = episode.kind
 
-    def _settle(self, namespace: str, keys: set[str]) -> list[dict[str, Any]]:
+    def _settle(self, namespace: str, keys: set[str]) -> list[EpisodeRow]:
         """Before reading ``keys`` of ``namespace`` from the store: write the group built so far if it
         holds the namespace's batches, and wait for the writes in flight that write one of those keys.
         Other writes go on (a read of other nodes cannot see them); the Episode rows they carry for the
@@ -316,11 +317,11 @@ class BulkWriter:
             self._submit_group()
         return self._wait_for_keys(namespace, keys)
 
-    def _wait_for_keys(self, namespace: str, keys: set[str], groups: bool = True) -> list[dict[str, Any]]:
+    def _wait_for_keys(self, namespace: str, keys: set[str], groups: bool = True) -> list[EpisodeRow]:
         """Wait for the writes in flight (not the groups' unless ``groups``: the next group waits for
         them itself) that write one of ``keys`` of ``namespace``; the Episode rows of the namespace in the
         others."""
-        unlanded: list[dict[str, Any]] = []
+        unlanded: list[EpisodeRow] = []
         for lane, flight in list(self._in_flight.items()):
             if (groups or lane not in GROUP_LANES) and any((namespace, key) in flight.keys for key in keys):
                 self._wait(lane)

@@ -23,7 +23,8 @@ from graphmem.embed import Embedder, checked_embeddings
 from graphmem.errors import ConflictError, InvalidRecordError
 from graphmem.nlp import load_nlp
 from graphmem.records import Turn
-from graphmem.store.protocol import Expect, GraphStore, WriteBatch, dimensions_of, episodes_with, node_key
+from graphmem.store.protocol import EpisodeRow, Expect, GraphStore, WriteBatch, dimensions_of, episodes_with, node_key
+from graphmem.store.rows import episode_row, episode_row_of, session_row
 from graphmem.write.context import ContextExtractor, TurnContext
 from graphmem.write.loom.config import DEFAULT_LOOM_CONFIG, LoomConfig
 from graphmem.write.loom.decide import LocalDecider
@@ -107,9 +108,9 @@ def box_embedding(turn_vectors: np.ndarray, event_vectors: np.ndarray) -> np.nda
     return (vector / norm if norm > 0 else vector).astype(np.float32)
 
 
-def _box_marker(episodes: Sequence[dict[str, Any]]) -> tuple[tuple[str, int], ...]:
+def _box_marker(episodes: Sequence[EpisodeRow]) -> tuple[tuple[str, int], ...]:
     """Each dialogue episode's box count: which trace events the store holds."""
-    return tuple(sorted((str(e["uid"]), int(e.get("box_count", 0))) for e in episodes if e.get("kind") == "dialogue"))
+    return tuple(sorted((e.uid, e.box_count or 0) for e in episodes if e.kind == "dialogue"))
 
 
 def _with_box_count(marker: tuple[tuple[str, int], ...], episode_id: str, box_count: int) -> tuple[tuple[str, int], ...]:
@@ -235,7 +236,7 @@ class DialogueWriter:
             raise
         return True
 
-    def read_state(self, session: NewSession, unlanded_episodes: Sequence[dict[str, Any]] = ()) -> DialogueState | None:
+    def read_state(self, session: NewSession, unlanded_episodes: Sequence[EpisodeRow] = ()) -> DialogueState | None:
         """What the store holds that the session builds on; None when the identical session is stored.
         ``unlanded_episodes`` are Episode rows of the namespace's writes still in flight (a bulk writer's).
 
@@ -246,26 +247,27 @@ class DialogueWriter:
         namespace, episode_id, where = session.namespace, session.episode_id, session.where
         skey = node_key("Session", session.session_id)
         ekey = node_key("Episode", episode_id)
+        # The session, the episode and the turns in one read (a mix of labels: each read as its own row).
         existing = self.store.get_nodes(namespace, [skey, ekey, *(node_key("Turn", t.id) for t in session.turns)])
         if skey in existing:
-            stored_in = existing[skey].get("episode")
-            if stored_in != episode_id:
+            stored = session_row(existing[skey])
+            if stored.episode != episode_id:
                 raise ConflictError(
-                    f"{where} is already stored in episode {stored_in!r} of namespace {namespace!r}, not in {episode_id!r}: "
+                    f"{where} is already stored in episode {stored.episode!r} of namespace {namespace!r}, not in {episode_id!r}: "
                     "session ids are namespace-wide; give this session another id"
                 )
-            if existing[skey].get("digest") == session.digest:
+            if stored.digest == session.digest:
                 return None
             raise ConflictError(f"{where} in namespace {namespace!r} is already stored with other content")
         clashes = [t.id for t in session.turns if node_key("Turn", t.id) in existing]
         if clashes:
             raise ConflictError(f"{where}: turn id {clashes[0]!r} already belongs to another session of {namespace!r}")
-        episode = existing.get(ekey)
-        if episode is not None and episode.get("kind") != "dialogue":
-            raise ConflictError(f"episode {episode_id!r} in namespace {namespace!r} is a {episode.get('kind')}, not a dialogue")
+        episode = episode_row(existing[ekey]) if ekey in existing else None
+        if episode is not None and episode.kind != "dialogue":
+            raise ConflictError(f"episode {episode_id!r} in namespace {namespace!r} is a {episode.kind}, not a dialogue")
         episodes = episodes_with(self.store.episode_nodes(namespace), unlanded_episodes)
         # Speakers of earlier sessions help recognise names mentioned in this one.
-        speakers = frozenset(json.loads(episode.get("speakers", "[]"))) if episode else frozenset()
+        speakers = frozenset(json.loads(episode.speakers or "[]")) if episode else frozenset()
         return DialogueState(dialogue_so_far(episode, len(episodes)), speakers, _box_marker(episodes))
 
     def new_episode_state(self, namespace: str, seq: int) -> DialogueState:
@@ -318,11 +320,11 @@ class DialogueWriter:
         if guard_new:
             guards.append(Expect(namespace, node_key("Session", session_id), "uid", None))
             guards += [Expect(namespace, node_key("Turn", t.id), "uid", None) for t in turns]
-        episode_row = next(row for row in batch.nodes if row.key == ekey)
+        episode_node = next(row for row in batch.nodes if row.key == ekey)
         marker = _with_box_count(state.marker, episode_id, so_far.box_count + len(boxes))
         if self.boxes:
             self._remember_traces(namespace, state.marker, marker, boxes)
-        after = DialogueState(dialogue_so_far(dict(episode_row.props), so_far.seq), frozenset(speakers), marker)
+        after = DialogueState(dialogue_so_far(episode_row_of(episode_node), so_far.seq), frozenset(speakers), marker)
         return SessionWrite(WriteBatch(batch.nodes, batch.edges, tuple(guards)), after)
 
     def traces_cover(self, namespace: str, marker: tuple[tuple[str, int], ...]) -> bool:
@@ -354,9 +356,9 @@ class DialogueWriter:
         cached = self._traces.get(namespace)
         if cached is None or cached[0] != marker:
             events = [
-                (row["trace"], TraceEvent(row["key"], row["box"], row["text"], np.asarray(row["embedding"], dtype=np.float32)))
+                (row.trace, TraceEvent(row.key, row.box, row.text, np.asarray(row.embedding, dtype=np.float32)))
                 for row in self.store.trace_events(namespace)
-                if row.get("embedding") is not None
+                if row.embedding is not None
             ]
             cached = (marker, events)
             self._traces[namespace] = cached

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from graphmem.records import Step, Turn
-    from graphmem.store.protocol import GraphStore, WriteBatch
+    from graphmem.store.protocol import EpisodeRow, GraphStore, WriteBatch
     from graphmem.write.dialogue import DialogueWriter, NewSession
     from graphmem.write.steps import EpisodeSoFar
 
@@ -47,7 +47,7 @@ class WritePlanner(Protocol):
     def dialogue_writer(self) -> DialogueWriter: ...
 
     def plan_steps(
-        self, namespace: str, episode_id: str, steps: Sequence[Step], unlanded_episodes: Sequence[dict[str, Any]] = ()
+        self, namespace: str, episode_id: str, steps: Sequence[Step], unlanded_episodes: Sequence[EpisodeRow] = ()
     ) -> tuple[EpisodeSoFar, list[Step], list[Step]]: ...
 
     def new_episode(

@@ -30,7 +30,7 @@ def _graph(store: GraphStore, namespace: str, steps: list[Step]) -> dict[str, An
     return {
         "counts": store.counts(namespace),
         "episode": {k: v for k, v in episode.items() if k not in ("namespace", "key")},
-        "steps": {t: {k: v for k, v in props.items() if k not in ("namespace", "key")} for t, props in stored.items()},
+        "steps": stored,  # rows: no namespace, and keys that name the step within its namespace
         "events": sorted((e.unit_key, e.kind, e.obj, e.count, e.ordinal, e.t) for e in events),
     }
 

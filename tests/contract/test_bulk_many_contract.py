@@ -46,9 +46,9 @@ def _dump(store: GraphStore, namespace: str, i: int) -> dict[str, Any]:
     turn_keys = [node_key("Turn", t.id) for s in (0, 1) for t in _turns(i, s)]
     return {
         "counts": store.counts(namespace),
-        "episodes": [{k: v for k, v in e.items() if k not in strip} for e in store.episode_nodes(namespace)],
+        "episodes": store.episode_nodes(namespace),  # rows: no namespace; keys name the episode within it
         "sessions": [(s.uid, s.episode, s.seq, s.start, s.end) for s in store.sessions(namespace)],
-        "steps": {t: {k: v for k, v in p.items() if k not in strip} for t, p in store.steps_at(namespace, "run", range(5)).items()},
+        "steps": store.steps_at(namespace, "run", range(5)),
         "turns": {k: {k2: v for k2, v in p.items() if k2 not in strip} for k, p in store.get_nodes(namespace, turn_keys).items()},
     }
 

@@ -57,7 +57,7 @@ def _graph(store: GraphStore, namespace: str, sessions: list[Session]) -> dict[s
         "session_nodes": {k: _strip(v) for k, v in store.get_nodes(namespace, [node_key("Session", s.session_id) for s in sessions]).items()},
         "turns": {k: _strip(v) for k, v in turns.items()},
         "boxes": {k: _strip(v) for k, v in store.get_nodes(namespace, box_keys).items()},
-        "trace_events": sorted((e["trace"], e["key"], e["box"], e["text"]) for e in store.trace_events(namespace)),
+        "trace_events": sorted((e.trace, e.key, e.box, e.text) for e in store.trace_events(namespace)),
         "chains": {k: list(v) for k, v in sorted(chains.items())},
     }
 

@@ -65,7 +65,7 @@ def test_forget_episode(store, namespace):
     assert counts["Change"] == before["Change"] // 2
     shared = store.get_nodes(namespace, [node_key("Entity", "stone"), node_key("Entity", "tree"), node_key("Location", "forest")])
     assert set(shared) == {node_key("Entity", "tree"), node_key("Location", "forest")}  # "stone" only run-1 used
-    assert [(e["uid"], e["seq"]) for e in store.episode_nodes(namespace)] == [("run-2", 0)]
+    assert [(e.uid, e.seq) for e in store.episode_nodes(namespace)] == [("run-2", 0)]
     assert not any(s.startswith("run-1:") for s in _ids(mem.search(namespace, "collect stone", k=20)))
     assert mem.recall(namespace, "collect stone", budget=300, episode="run-1").source_ids == ()
     assert all(s.startswith("run-2:") for s in mem.recall(namespace, "when did I first collect wood?").source_ids)
@@ -75,7 +75,7 @@ def test_forget_episode(store, namespace):
     # Appending works afterwards: to the kept episode, and to a new episode of the deleted one's id.
     assert mem.add_steps(namespace, "run-2", [Step(6, "collect wood", events=(Event("collect", "wood"),))]).written == 1
     assert mem.add_steps(namespace, "run-1", [Step(0, "collect sand", events=(Event("collect", "sand"),))]).written == 1
-    assert [(e["uid"], e["seq"]) for e in store.episode_nodes(namespace)] == [("run-2", 0), ("run-1", 1)]
+    assert [(e.uid, e.seq) for e in store.episode_nodes(namespace)] == [("run-2", 0), ("run-1", 1)]
     assert mem.answer(namespace, "when did I first collect sand?").text == "0"
     with pytest.raises(NotFoundError, match="no episode 'run-9'"):
         mem.forget(namespace, episode="run-9")
@@ -85,8 +85,8 @@ def _dialogue_state(store, namespace: str) -> tuple[dict, list, dict]:
     """The episode's writing state, its sessions and its turns' order, as comparable values."""
     [episode] = store.episode_nodes(namespace, kind="dialogue")
     sessions = [(s.uid, s.seq, s.start, s.end) for s in store.sessions(namespace)]
-    turns = {t["uid"]: (t["seq"], t["session"]) for s in store.sessions(namespace) for t in store.session_turns(namespace, s.uid)}
-    return {k: episode.get(k) for k in WRITING_STATE}, sessions, turns
+    turns = {t.uid: (t.seq, t.session) for s in store.sessions(namespace) for t in store.session_turns(namespace, s.uid)}
+    return {k: getattr(episode, k) for k in WRITING_STATE}, sessions, turns
 
 
 def test_forget_session_continues_as_if_never_added(store, namespace, other_namespace):
@@ -133,7 +133,7 @@ def test_forget_last_and_only_session(store, namespace):
     [s1] = store.sessions(namespace)
     assert (s1.uid, s1.end) == ("s1", s1.start)  # the last session again: it ends where it starts
     [episode] = store.episode_nodes(namespace)
-    assert episode["last_session"] == "s1" and episode["last_turn"] == "s1:1" and episode["session_count"] == 1
+    assert episode.last_session == "s1" and episode.last_turn == "s1:1" and episode.session_count == 1
     _add(mem, namespace, "s3")
     first, second = store.sessions(namespace)
     assert first.end == second.start
@@ -150,7 +150,7 @@ def test_namespaces_and_session_turns(store, namespace, other_namespace):
     mem.add_steps(namespace, "run-1", _steps("wood", 2))
     _add(mem, other_namespace, "s1")
     assert {namespace, other_namespace} <= set(store.namespaces())
-    assert [t["uid"] for t in store.session_turns(other_namespace, "s1")] == ["s1:0", "s1:1"]
+    assert [t.uid for t in store.session_turns(other_namespace, "s1")] == ["s1:0", "s1:1"]
     assert store.session_turns(other_namespace, "nope") == []
     mem.forget(namespace)
     assert namespace not in store.namespaces()

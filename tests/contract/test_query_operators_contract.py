@@ -29,8 +29,8 @@ from graphmem.store.protocol import (
     GraphStore,
     NodeRow,
     WriteBatch,
-    node_key,
 )
+from graphmem.store.rows import read_episode
 from graphmem.write.steps import build_step_batch, episode_so_far, step_search_text
 from hash_embed import HashEmbedder
 
@@ -300,8 +300,7 @@ def test_change_nodes_and_episode_state(store, namespace, trajectory):
     counts = store.counts(namespace)
     assert counts["Change"] == counts["CHANGES"] == ref_change_count(trajectory)
     # The Episode carries the last step's inventory and state, types kept, for the next append.
-    episode = store.get_nodes(namespace, [node_key("Episode", EP)])[node_key("Episode", EP)]
-    so_far = episode_so_far(episode)
+    so_far = episode_so_far(read_episode(store, namespace, EP))
     assert so_far.last_inventory == {} and so_far.last_state == {"hp": "dead"}
     step = store.get_nodes(namespace, [f"change:{EP}:7~state:mode"])[f"change:{EP}:7~state:mode"]
     assert type(step["before"]) is bool and type(step["after"]) is int and step["unit"] == f"step:{EP}:7"
@@ -337,8 +336,8 @@ def test_an_episode_written_before_change_tracking(store, namespace):
     # first step appended to it records its whole inventory and state as changes.
     write(store, namespace, EP, [STEPS[:2]])
     store.write(WriteBatch((NodeRow("Episode", namespace, EP, {"last_inventory": None, "last_state": None}),)))
-    episode = store.get_nodes(namespace, [node_key("Episode", EP)])[node_key("Episode", EP)]
-    assert "last_inventory" not in episode and episode_so_far(episode).last_state == {}
+    episode = read_episode(store, namespace, EP)
+    assert episode is not None and episode.last_inventory is None and episode_so_far(episode).last_state == {}
     write(store, namespace, EP, [STEPS[2:3]])
     wood = store.find_change(namespace, EP, "inventory", "wood", ">=", 1, -1)
     assert (wood.t, wood.before, wood.after) == (3, 0, 3)

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from graphmem.errors import ConflictError, StoreError
-from graphmem.store.protocol import EDGE_TYPES, EdgeRow, Expect, NodeRow, WriteBatch, node_key
+from graphmem.store.protocol import EDGE_TYPES, EdgeRow, Expect, NodeRow, StepRow, WriteBatch, node_key
+from graphmem.store.rows import read_rows, read_turns, step_row
 
 
 def vec(seed: int) -> list[float]:
@@ -121,7 +122,8 @@ def test_get_nodes_and_steps_at(store, namespace):
                                    "uid": "run:3", "key": "step:run:3", "namespace": namespace}
     at = store.steps_at(namespace, "run", [0, 7, 99])
     assert sorted(at) == [0, 7]
-    assert at[7] == store.get_nodes(namespace, ["step:run:7"])["step:run:7"]
+    assert at[7] == step_row(store.get_nodes(namespace, ["step:run:7"])["step:run:7"])
+    assert (at[7].key, at[7].uid, at[7].episode, at[7].t, at[7].text) == ("step:run:7", "run:7", "run", 7, "make wood pickaxe step 7")
 
 
 def test_occurrence_total_and_latest(store, namespace):
@@ -143,13 +145,13 @@ def test_neighbours_follow_next(store, namespace):
     assert result.chains["step:run:0"] == ["step:run:0", "step:run:1", "step:run:2", "step:run:3"]
     assert result.chains["step:run:5"] == [f"step:run:{t}" for t in range(3, 9)]
     assert result.nodes == {}
-    # With props: the other units on the chains, as get_nodes reads them (the given units are the caller's).
+    # With props: the rows of the other units on the chains, as get_nodes reads them (the given units are the caller's).
     read = store.neighbours(namespace, ["step:run:0", "step:run:5"], 2, 3, with_props=True)
     assert read.chains == result.chains
     others = ["step:run:1", "step:run:2", "step:run:3", "step:run:4", "step:run:6", "step:run:7", "step:run:8"]
     assert sorted(read.nodes) == others
-    assert {k: dict(v) for k, v in read.nodes.items()} == store.get_nodes(namespace, others)
-    assert "embedding" not in read.nodes["step:run:1"]
+    assert dict(read.nodes) == read_rows(store, namespace, others)
+    assert isinstance(read.nodes["step:run:1"], StepRow)
     assert store.neighbours(namespace, ["step:run:99"], 1, 1, with_props=True).chains == {}
 
 
@@ -161,7 +163,7 @@ def test_one_step_neighbours(store, namespace):
     assert both.chains == {"step:run:0": ["step:run:0", "step:run:1"], "step:run:5": ["step:run:4", "step:run:5", "step:run:6"],
                            "step:run:9": ["step:run:8", "step:run:9"]}
     assert sorted(both.nodes) == ["step:run:1", "step:run:4", "step:run:6", "step:run:8"]
-    assert {k: dict(v) for k, v in both.nodes.items()} == store.get_nodes(namespace, sorted(both.nodes))
+    assert dict(both.nodes) == read_rows(store, namespace, sorted(both.nodes))
     assert store.neighbours(namespace, keys, 0, 1).chains == {
         "step:run:0": ["step:run:0", "step:run:1"], "step:run:5": ["step:run:5", "step:run:6"], "step:run:9": ["step:run:9"]}
     assert store.neighbours(namespace, keys, 1, 0).chains == {
@@ -193,12 +195,12 @@ def test_search_hits_carry_their_nodes_when_asked(store, namespace, other_namesp
     ]
     for search in searches:
         plain, rich = search(False), search(True)
-        assert rich == plain and all(h.props is None for h in plain)
-        assert {h.key: dict(h.props) for h in rich} == store.get_nodes(namespace, [h.key for h in rich])
+        assert rich == plain and all(h.node is None for h in plain)
+        assert {h.key: h.node for h in rich} == read_rows(store, namespace, [h.key for h in rich])
     # The shared-index path (not the exact one of a small namespace) brings them too.
     monkeypatch.setattr(neo4j_store, "EXACT_CAP", 0)
     rich = store.vector(namespace, vec(3), 4, with_props=True)
-    assert rich[0].uid == "run:3" and {h.key: dict(h.props) for h in rich} == store.get_nodes(namespace, [h.key for h in rich])
+    assert rich[0].uid == "run:3" and {h.key: h.node for h in rich} == read_rows(store, namespace, [h.key for h in rich])
 
 
 def test_vector_search_exact_and_namespaced(store, namespace, other_namespace):
@@ -231,7 +233,7 @@ def test_vector_search_keeps_to_one_kind_of_unit(store, namespace, other_namespa
     assert [h.key for h in only_turns] == [h.key for h in everything if h.key.startswith("turn:")][:4]
     only_steps = store.vector(namespace, vec(6), 3, label="Step", with_props=True)
     assert only_steps[0].uid == "run:6" and all(h.key.startswith("step:") for h in only_steps)
-    assert {h.key: dict(h.props) for h in only_steps} == store.get_nodes(namespace, [h.key for h in only_steps])
+    assert {h.key: h.node for h in only_steps} == read_rows(store, namespace, [h.key for h in only_steps])
     assert store.vector(other_namespace, vec(6), 3, label="Turn") == []
     with pytest.raises(ValueError, match="label"):
         store.vector(namespace, vec(6), 3, label="Session")
@@ -326,8 +328,8 @@ def test_sessions_and_window(store, namespace):
     # Session 2's turns first (in turn order), then D0:1 by its event time.
     window = store.units_in_window(namespace, 24.5 * day, 25.5 * day, 10)
     assert list(window) == ["turn:D2:0", "turn:D2:1", "turn:D0:1"]
-    # Each turn comes with its properties, as get_nodes reads them.
-    assert window == store.get_nodes(namespace, list(window))
+    # Each turn comes with its row, as get_nodes reads it.
+    assert window == read_turns(store, namespace, list(window))
     assert store.sessions_in_window(namespace, 24.5 * day, 25.5 * day) == ["session:s2"]
     # At most `limit` of each kind: the earliest session turn, then the event-time turn.
     assert list(store.units_in_window(namespace, 24.5 * day, 25.5 * day, 1)) == ["turn:D2:0"]
@@ -361,10 +363,11 @@ def test_episode_nodes_by_kind(store, namespace):
     store.write(dialogue_rows(namespace))
     store.write(WriteBatch((NodeRow("Episode", namespace, "run2", {"kind": "trajectory", "seq": 2}),)))
     every = store.episode_nodes(namespace)
-    assert [e["uid"] for e in every] == ["dialogue", "run", "run2"]  # by seq, then uid (both seq 0)
-    assert [e["uid"] for e in store.episode_nodes(namespace, kind="trajectory")] == ["run", "run2"]
+    assert [e.uid for e in every] == ["dialogue", "run", "run2"]  # by seq, then uid (both seq 0)
+    assert [e.uid for e in store.episode_nodes(namespace, kind="trajectory")] == ["run", "run2"]
     dialogues = store.episode_nodes(namespace, kind="dialogue")
-    assert [e["uid"] for e in dialogues] == ["dialogue"] and dialogues[0] == every[0]
+    assert [e.uid for e in dialogues] == ["dialogue"] and dialogues[0] == every[0]
+    assert (every[2].kind, every[2].seq, every[2].last_t) == ("trajectory", 2, None)
     assert store.episode_nodes(namespace, kind="other") == []
 
 
@@ -374,9 +377,9 @@ def test_boxes_and_traces(store, namespace):
     assert store.boxes_of(namespace, ["turn:D1:1"]) == {"turn:D1:1": "box:s1#b0"}
     assert store.trace_boxes(namespace, ["box:s0#b0", "box:s1#b0"]) == {"box:s0#b0": ["box:s2#b0"], "box:s1#b0": []}
     events = store.trace_events(namespace)
-    assert [(e["box"], e["trace"]) for e in events] == [
+    assert [(e.box, e.trace) for e in events] == [
         ("box:s0#b0", "trace:hiking"), ("box:s1#b0", "trace:cooking"), ("box:s2#b0", "trace:hiking")]
-    assert len(events[0]["embedding"]) == 384
+    assert events[0].embedding is not None and len(events[0].embedding) == 384
     hits = store.fulltext(namespace, "hiking", 5, label="Box")
     assert sorted(h.uid for h in hits) == ["s0#b0", "s2#b0"]
     assert store.vector(namespace, vec(201), 1, label="Box")[0].uid == "s1#b0"

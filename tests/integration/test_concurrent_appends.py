@@ -177,7 +177,7 @@ def _check_history(store: GraphStore, namespace: str, outcomes: Sequence[dict[st
     assert sorted(acked) == list(range(n))
     assert store.counts(namespace)["Step"] == n + NEW_EPISODES * STEPS_PER_APPEND
     stored = store.steps_at(namespace, EPISODE, list(range(n)))
-    assert {t: props["digest"] for t, props in stored.items()} == acked
+    assert {t: row.digest for t, row in stored.items()} == acked
     episode = store.get_nodes(namespace, [node_key("Episode", EPISODE)])[node_key("Episode", EPISODE)]
     assert episode["last_t"] == n - 1
     for kind, obj in [("collect", "wood"), ("place", "table-0"), ("place", "table-1")]:
@@ -220,7 +220,7 @@ def _check_history(store: GraphStore, namespace: str, outcomes: Sequence[dict[st
         new_episode = f"new-{round_}"
         [winner] = [steps for o in outcomes for ep, steps in o["created_steps"] if ep == new_episode]
         stored_new = store.steps_at(namespace, new_episode, list(range(STEPS_PER_APPEND + 1)))
-        assert {t: props["digest"] for t, props in stored_new.items()} == dict(winner)
+        assert {t: row.digest for t, row in stored_new.items()} == dict(winner)
         new_next += len(winner) - 1
         dialogue_id = f"new-chat-{round_}"
         added = {sid for o in outcomes for ep, sid in o["created_sessions"] if ep == dialogue_id}

@@ -10,6 +10,7 @@ import pytest
 
 from graphmem.store.neo4j import DIMENSIONS, Neo4jStore, int8_code
 from graphmem.store.protocol import NodeRow, WriteBatch, node_key
+from graphmem.store.rows import read_turns
 
 
 @pytest.fixture
@@ -55,4 +56,4 @@ def test_code_never_reaches_the_memory_logic(neo4j_store: Neo4jStore, ns: str) -
     key = node_key("Turn", "D1:1")
     assert set(neo4j_store.get_nodes(ns, [key])[key]) == {"namespace", "speaker", "text", "key", "uid"}
     hit = neo4j_store.vector(ns, unit(1), 1, with_props=True)[0]
-    assert not {"embedding", "embedding_int8", "embedding_int8_sq"} & set(hit.props)
+    assert hit.node == read_turns(neo4j_store, ns, [key])[key]  # the row of those properties

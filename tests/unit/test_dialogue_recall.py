@@ -5,6 +5,7 @@ reaches a related box in a distant session. Plus the pure helpers (question anal
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import UTC, date, datetime, timedelta
 
@@ -17,6 +18,8 @@ from graphmem.recall.dialogue.lines import date_span, session_header, trim_turn,
 from graphmem.recall.dialogue.question import analyze_question, list_question, strip_names
 from graphmem.recall.dialogue.recall import recall_dialogue
 from graphmem.records import Turn
+from graphmem.store.protocol import EpisodeRow, TurnRow
+from graphmem.store.rows import episode_row_of, read_turns
 from graphmem.tokens import count_tokens
 
 NS = "ana-ben"
@@ -164,17 +167,17 @@ def test_trace_expansion_reaches_a_related_box_in_a_distant_session(memory):
 
 def test_the_episode_keeps_the_history_range_and_each_turn_its_box(memory):
     store = memory.store
-    (episode,) = [e for e in store.episode_nodes(NS) if e.get("kind") == "dialogue"]
-    assert episode["first_session_start"] == SESSIONS[0][1].timestamp()
-    assert episode["last_session_end"] == SESSIONS[-1][1].timestamp()  # no explicit end: its start
+    (episode,) = [e for e in store.episode_nodes(NS) if e.kind == "dialogue"]
+    assert episode.first_session_start == SESSIONS[0][1].timestamp()
+    assert episode.last_session_end == SESSIONS[-1][1].timestamp()  # no explicit end: its start
     turn_keys = [f"turn:{t[0]}" for _, _, turns in SESSIONS for t in turns]
-    nodes = store.get_nodes(NS, turn_keys)
-    assert {k: p["box"] for k, p in nodes.items()} == store.boxes_of(NS, turn_keys)
+    turns = read_turns(store, NS, turn_keys)
+    assert {k: t.box for k, t in turns.items()} == store.boxes_of(NS, turn_keys)
     # The longest session and event time, which bound recall's window reads: exactly the stored maxima.
     sessions = store.sessions(NS)
-    assert episode["longest_session"] == max(s.end - s.start for s in sessions) > 0
-    spans = [p["event_end"] - p["event_start"] for p in nodes.values() if p.get("event_start") is not None]
-    assert spans and episode["longest_event"] == max(spans)
+    assert episode.longest_session is not None and episode.longest_session == max(s.end - s.start for s in sessions) > 0
+    spans = [t.event_end - t.event_start for t in turns.values() if t.event_start is not None and t.event_end is not None]
+    assert spans and episode.longest_event == max(spans)
 
 
 @pytest.mark.parametrize("question", ["What did Ana do in December 2023?", "How long did the marathon take?"])
@@ -333,14 +336,14 @@ def test_date_span_says_exactly_its_days(first, days, hour):
 
 
 def test_turn_line_has_speaker_and_event_time_and_the_full_line_its_id():
-    props = {"uid": "D2:1", "speaker": "Ben", "utterance": "I finished the marathon last Sunday!",
-             "event_start": _at(2023, 5, 7).timestamp(), "event_end": _at(2023, 5, 7).timestamp()}
-    assert turn_line(props) == "Ben: I finished the marathon last Sunday! (event 7 May 2023)"
-    assert turn_line(props, topic="marathon") == "[D2:1] Ben (topic: marathon): I finished the marathon last Sunday! (event 7 May 2023)"
+    turn = TurnRow("turn:D2:1", "D2:1", "Ben", "I finished the marathon last Sunday!",
+                   event_start=_at(2023, 5, 7).timestamp(), event_end=_at(2023, 5, 7).timestamp())
+    assert turn_line(turn) == "Ben: I finished the marathon last Sunday! (event 7 May 2023)"
+    assert turn_line(turn, topic="marathon") == "[D2:1] Ben (topic: marathon): I finished the marathon last Sunday! (event 7 May 2023)"
     assert session_header(_at(2023, 5, 10).timestamp()) == "10 May 2023:"
-    week = dict(props, event_start=_at(2023, 4, 24).timestamp(), event_end=_at(2023, 4, 30).timestamp())
+    week = dataclasses.replace(turn, event_start=_at(2023, 4, 24).timestamp(), event_end=_at(2023, 4, 30).timestamp())
     assert turn_line(week).endswith("(event 24-30 Apr 2023)")
-    month = dict(props, event_start=_at(2023, 4, 1).timestamp(), event_end=_at(2023, 4, 30).timestamp())
+    month = dataclasses.replace(turn, event_start=_at(2023, 4, 1).timestamp(), event_end=_at(2023, 4, 30).timestamp())
     assert turn_line(month).endswith("(event Apr 2023)")
 
 
@@ -361,7 +364,7 @@ def _write(store, embedder, sessions, writers: str) -> None:
 
 
 def _traces_and_boxes(store) -> tuple[list[tuple[str, str, str, str]], dict[str, dict[str, object]]]:
-    rows = [(r["key"], r["box"], r["trace"], r["text"]) for r in store.trace_events(NS)]
+    rows = [(r.key, r.box, r.trace, r.text) for r in store.trace_events(NS)]
     boxes = store.get_nodes(NS, [f"box:{s}#b{i}" for s, _, _ in SESSIONS for i in range(6)])
     return rows, {k: {p: v for p, v in props.items() if p != "embedding"} for k, props in boxes.items()}
 
@@ -444,9 +447,10 @@ def test_the_episode_keeps_upper_bounds_of_session_and_event_intervals():
                                     [], so_far, session_digest(sid, start, end, turns), ["Ana"])
         episode = next(row for row in batch.nodes if row.label == "Episode")
         assert (episode.props["longest_session"], episode.props["longest_event"]) == want
-        so_far = dialogue_so_far(dict(episode.props), 0)
+        so_far = dialogue_so_far(episode_row_of(episode), 0)
     # An episode written before graphmem kept the bounds stays unknown (recall then reads unbounded).
-    old = dialogue_so_far({"kind": "dialogue", "session_count": 1, "last_session": "s0", "last_session_start": 0.0}, 0)
+    old = dialogue_so_far(EpisodeRow("episode:dialogue", "dialogue", "dialogue", session_count=1, last_session="s0",
+                                     last_session_start=0.0), 0)
     batch = build_session_batch("ns", "dialogue", "s9", [Turn("s9:0", "Ana", "hi")], base, None, [TurnContext((), (), (), (), None, None, ())],
                                 np.zeros((1, 384), dtype=np.float32), [], old, "d", ["Ana"])
     episode = next(row for row in batch.nodes if row.label == "Episode")
@@ -473,7 +477,7 @@ def test_a_dialogue_without_boxes_asks_for_none(memory, monkeypatch):
     with Memory(store=EmbeddedStore(), embedder=memory.embedder, boxes=False) as plain:
         for session_id, start, turns in SESSIONS:
             plain.add_session(NS, session_id, [Turn(i, speaker, text) for i, speaker, text in turns], start)
-        assert [e["box_count"] for e in plain.store.episode_nodes(NS, kind="dialogue")] == [0]
+        assert [e.box_count for e in plain.store.episode_nodes(NS, kind="dialogue")] == [0]
         spy(plain.store)
         result = recall_dialogue(plain.store, plain.embedder, NS, "What did Ben name his puppy?", 300)
         assert asked == ["Turn"] and "turn:D3:1" in result.ranking[:3]

@@ -197,8 +197,8 @@ def test_vector_matches_exact_cosine(big: EmbeddedStore) -> None:
 
 def test_trace_events_and_delete(big: EmbeddedStore) -> None:
     events = big.trace_events("a")
-    assert len(events) == 150 and [e["key"] for e in events] == sorted(e["key"] for e in events)
-    assert {e["trace"] for e in events} == {f"trace:{i}" for i in range(7)}
+    assert len(events) == 150 and [e.key for e in events] == sorted(e.key for e in events)
+    assert {e.trace for e in events} == {f"trace:{i}" for i in range(7)}
     store = EmbeddedStore()
     store.write(trajectory("x", "run", 500, seed=7))
     store.write(dialogue("x", 20, seed=8))

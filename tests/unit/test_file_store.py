@@ -89,9 +89,9 @@ def reads(store: GraphStore, steps: list[Step], conversation: Any) -> dict[str, 
         "occurrence": (store.occurrence("agent", "crafter", "collect", "wood", 2), store.event_total("agent", "crafter", "collect", "wood"),
                        store.latest_event_until("agent", "crafter", "collect", "wood", 200)),
         "neighbours": store.neighbours("agent", step_keys[100:110], 2, 3, with_props=True),
-        "fulltext": [(h, h.props) for h in store.fulltext("agent", "collect wood tree", 10, with_props=True)]
-        + [(h, h.props) for h in store.fulltext("user", "half marathon", 10)] + store.fulltext("user", "marathon", 5, label="Box"),
-        "vector": [(h, h.props) for h in store.vector("agent", query, 10, with_props=True)]
+        "fulltext": [(h, h.node) for h in store.fulltext("agent", "collect wood tree", 10, with_props=True)]
+        + [(h, h.node) for h in store.fulltext("user", "half marathon", 10)] + store.fulltext("user", "marathon", 5, label="Box"),
+        "vector": [(h, h.node) for h in store.vector("agent", query, 10, with_props=True)]
         + store.vector("user", query, 10, label="Turn") + store.vector("user", query, 3, label="Box"),
         "sessions": store.sessions("user"),
         "window": (store.units_in_window("user", 0.0, 4e9, 100), store.sessions_in_window("user", 0.0, 4e9)),
@@ -210,7 +210,7 @@ def test_two_stores_on_one_file_see_each_others_writes(path):
     assert b.counts("agent")["Step"] == 2
     # The second store appends after what the first wrote (it reads last_t from the file) ...
     assert second.add_steps("agent", "run", [Step(2, "make wood pickaxe")]).written == 1
-    assert a.steps_at("agent", "run", [2])[2]["text"] == "step 2: make wood pickaxe"
+    assert a.steps_at("agent", "run", [2])[2].text == "step 2: make wood pickaxe"
     # ... and a batch built on the state before the other's write is refused, writing nothing.
     so_far, new, _ = first.plan_steps("agent", "run", [Step(3, "collect stone")])
     second.add_steps("agent", "run", [Step(3, "drink water")])
@@ -236,7 +236,7 @@ def test_delete_namespace_survives_reopening(path):
     store.close()
     reopened = FileStore(path)
     assert reopened.counts("gone")["Step"] == 2 and reopened.counts("kept")["Step"] == 1
-    assert reopened.steps_at("gone", "run", [0])[0]["text"] == "step 0: drink water"
+    assert reopened.steps_at("gone", "run", [0])[0].text == "step 0: drink water"
     reopened.close()
 
 
@@ -410,7 +410,7 @@ def test_two_processes_racing_on_one_episode_commit_one_batch_a_round(path):
     store = FileStore(path)
     assert store.counts("agent")["Step"] == ROUNDS * PER_ROUND
     stored = store.steps_at("agent", "run", range(ROUNDS * PER_ROUND))
-    assert [stored[r * PER_ROUND]["text"].split(": ")[1].split(" round ")[0] for r in range(ROUNDS)] == winners
+    assert [stored[r * PER_ROUND].text.split(": ")[1].split(" round ")[0] for r in range(ROUNDS)] == winners
     assert store.get_nodes("agent", ["episode:run"])["episode:run"]["last_t"] == ROUNDS * PER_ROUND - 1
     store.close()
 
@@ -530,7 +530,7 @@ def _file_graph(path: Path, namespace: str) -> tuple[dict[str, int], list[tuple[
     store = FileStore(path)
     try:
         steps = store.steps_at(namespace, "run-1", range(5000))
-        return store.counts(namespace), sorted((t, str(props["digest"])) for t, props in steps.items())
+        return store.counts(namespace), sorted((t, row.digest) for t, row in steps.items())
     finally:
         store.close()
 

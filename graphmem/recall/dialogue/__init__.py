@@ -32,8 +32,9 @@ and ``lines`` (how a turn is written). The weights, depths and limits of every s
 which ``Memory.recall`` takes from a ``graphmem.recall.config.RecallConfig``.
 
 >>> from graphmem.recall.dialogue.lines import session_header, turn_line
+>>> from graphmem.store.protocol import TurnRow
 >>> print(session_header(1683712800.0))
 10 May 2023:
->>> turn_line({"uid": "D2:3", "speaker": "Ben", "utterance": "Four hours and ten minutes."})
+>>> turn_line(TurnRow("turn:D2:3", "D2:3", "Ben", "Four hours and ten minutes."))
 'Ben: Four hours and ten minutes.'
 """

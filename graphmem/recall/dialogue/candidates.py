@@ -24,7 +24,8 @@ from graphmem.recall.dialogue.config import DialogueRecallConfig
 from graphmem.recall.dialogue.question import QueryTerms
 from graphmem.recall.expansion import expand, rare_terms
 from graphmem.recall.parallel import together
-from graphmem.store.protocol import GraphStore, Hit, node_key
+from graphmem.store.protocol import GraphStore, Hit, TurnRow, node_key
+from graphmem.store.rows import read_turns
 
 __all__ = ["Expansion", "content_scores", "cosine", "flow", "turns_only"]
 
@@ -56,8 +57,8 @@ def content_scores(
     w_lexical: float,
     expansion: Expansion | None,
     config: DialogueRecallConfig,
-) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
-    """Content score of each candidate turn, before people and the dialogue flow; and the turns' nodes.
+) -> tuple[dict[str, float], dict[str, TurnRow]]:
+    """Content score of each candidate turn, before people and the dialogue flow; and the turns' rows.
     ``w_lexical`` is the lexical weight (``config.w_lexical``, or ``config.list_w_lexical`` for a list
     question); with an ``expansion``, the question's rare words are expanded (``expansion_hits``)."""
     lexical, dense, box_hits = together(
@@ -98,15 +99,15 @@ def content_scores(
             for turn in turns:
                 candidates.setdefault(turn, None)
 
-    # The searches brought their hits' nodes; only the boxes' other turns are read here.
-    nodes = {h.key: dict(h.props) for h in (*lexical, *expanded, *dense) if h.props is not None}
+    # The searches brought their hits' rows; only the boxes' other turns are read here.
+    nodes = {h.key: h.node for h in (*lexical, *expanded, *dense) if isinstance(h.node, TurnRow)}
     unread = [key for key in candidates if key not in nodes]
     if unread:
-        nodes.update(store.get_nodes(namespace, unread))
-    box_of = {key: props["box"] for key, props in nodes.items() if props.get("box")}
+        nodes.update(read_turns(store, namespace, unread))
+    box_of = {key: turn.box for key, turn in nodes.items() if turn.box}
     if use_boxes:
         # Turns written before graphmem kept their box on the turn: ask the graph.
-        unknown = [k for k in nodes if k not in box_of and "box" not in nodes[k] and k.startswith(_TURN_PREFIX)]
+        unknown = [k for k in nodes if k not in box_of and nodes[k].box is None and k.startswith(_TURN_PREFIX)]
         if unknown:
             box_of.update(store.boxes_of(namespace, unknown))
 
@@ -124,7 +125,7 @@ def expansion_hits(
 ) -> list[Hit]:
     """Full-text hits for the neighbours of the question's rare words (``graphmem.recall.expansion``):
     words that at most ``expansion.MAX_HITS`` of the question's own full-text hits contain."""
-    texts = [f"{h.props.get('utterance', '')} {h.props.get('image_caption') or ''}" for h in lexical if h.props is not None]
+    texts = [f"{h.node.utterance} {h.node.image_caption or ''}" for h in lexical if isinstance(h.node, TurnRow)]
     rare = rare_terms(query.expandable, texts)
     words = expand(rare, query.lexical + query.gerunds, expansion.embedder, vectors=expansion.vectors)
     if not words:
@@ -139,7 +140,7 @@ def turns_only(hits: Sequence[Hit]) -> list[Hit]:
 
 
 def flow(
-    store: GraphStore, namespace: str, scores: dict[str, float], nodes: dict[str, dict[str, Any]], config: DialogueRecallConfig
+    store: GraphStore, namespace: str, scores: dict[str, float], nodes: dict[str, TurnRow], config: DialogueRecallConfig
 ) -> dict[str, float]:
     """Let scores flow to adjacent turns of the same session (``config.answer_share`` from a question
     to its reply, ``config.neighbour_share`` otherwise); the neighbours' nodes join ``nodes``.
@@ -150,21 +151,22 @@ def flow(
     sources = sorted(scores, key=lambda k: (-scores[k], k))[: config.flow_sources]
     neighbourhood = store.neighbours(namespace, sources, 1, 1, with_props=True)
     around = neighbourhood.chains
-    for key, props in neighbourhood.nodes.items():
-        nodes.setdefault(key, dict(props))
+    for key, row in neighbourhood.nodes.items():
+        if isinstance(row, TurnRow):  # a turn's neighbours along NEXT are turns
+            nodes.setdefault(key, row)
     flowed = dict(scores)
     for key in sources:
         score = scores[key]
         chain = around.get(key, [key])
         position = chain.index(key) if key in chain else 0
-        props = nodes.get(key, {})
-        session = props.get("session")
-        is_question = "?" in str(props.get("utterance", ""))
+        turn = nodes[key]  # every source is a scored turn, whose row recall holds
+        is_question = "?" in turn.utterance
         for offset, other in enumerate(chain):
-            if other == key or nodes.get(other, {}).get("session") != session:
+            neighbour = nodes.get(other)
+            if other == key or neighbour is None or neighbour.session != turn.session:
                 continue
             share = config.neighbour_share
-            if offset > position and is_question and nodes[other].get("speaker") != props.get("speaker"):
+            if offset > position and is_question and neighbour.speaker != turn.speaker:
                 share = config.answer_share  # the reply to a question
             flowed[other] = max(flowed.get(other, float("-inf")), share * score)
     return flowed

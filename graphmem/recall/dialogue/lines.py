@@ -6,7 +6,7 @@ turn is cut to its sentences that match the question, a skip between two of them
 (``trim_turn``). The full context style also writes the turn id, the people it mentions and its box's
 topic (``turn_opening``).
 
->>> turn_line({"uid": "D2:1", "speaker": "Ben", "utterance": "I finished the marathon!"})
+>>> turn_line(TurnRow("turn:D2:1", "D2:1", "Ben", "I finished the marathon!"))
 'Ben: I finished the marathon!'
 """
 
@@ -17,12 +17,12 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from graphmem.recall.dialogue.config import (
     DEFAULT_DIALOGUE_CONFIG,
     DialogueRecallConfig,
 )
+from graphmem.store.protocol import TurnRow
 from graphmem.store.text_index import FUNCTION_WORDS, analyze, stem_match
 from graphmem.tokens import count_line_tokens
 
@@ -184,27 +184,27 @@ def trim_turn(
     return " ".join(pieces), True
 
 
-def turn_opening(props: dict[str, Any], topic: str | None = None) -> str:
+def turn_opening(turn: TurnRow, topic: str | None = None) -> str:
     """What a turn's line opens with: ``speaker:``; with a ``topic`` (the full context serialization),
     the turn id first and the people the turn mentions and its box's topic after the speaker:
     ``[id] speaker (mentions A, B; topic: T):``. The compact line leaves the id to ``Evidence.lines``: an
     answering model reads nothing in it, and it costs a sixth of a compact line ("[D14:25]" is 5 tokens).
     """
-    speaker = str(props.get("speaker", "?"))
+    speaker = turn.speaker
     if topic is None:
         return f"{speaker}:"
     context = []
-    mentioned = [p for p in json.loads(props.get("payload") or "{}").get("participants", []) if p != speaker]
+    mentioned = [p for p in json.loads(turn.payload or "{}").get("participants", []) if p != speaker]
     if mentioned:
         context.append("mentions " + ", ".join(mentioned))
     if topic:
         context.append(f"topic: {topic}")
     who = f"{speaker} ({'; '.join(context)})" if context else speaker
-    return f"[{props['uid']}] {who}:"
+    return f"[{turn.uid}] {who}:"
 
 
 def turn_line(
-    props: dict[str, Any],
+    turn: TurnRow,
     terms: Sequence[str] = (),
     names: frozenset[str] = frozenset(),
     topic: str | None = None,
@@ -212,9 +212,9 @@ def turn_line(
     config: DialogueRecallConfig = DEFAULT_DIALOGUE_CONFIG,
 ) -> str:
     """``speaker: text [photo: caption] (event D)``; trimmed to the question's sentences when long
-    (``trim_turn``). ``opening`` is ``turn_opening(props, topic)`` when the caller has it already."""
-    text, _ = trim_turn(str(props.get("utterance", "")), props.get("image_caption"), terms, names, config)
-    line = f"{opening if opening is not None else turn_opening(props, topic)} {text}"
-    if props.get("event_start") is not None:
-        line += f" (event {date_span(props['event_start'], props.get('event_end'))})"
+    (``trim_turn``). ``opening`` is ``turn_opening(turn, topic)`` when the caller has it already."""
+    text, _ = trim_turn(turn.utterance, turn.image_caption, terms, names, config)
+    line = f"{opening if opening is not None else turn_opening(turn, topic)} {text}"
+    if turn.event_start is not None:
+        line += f" (event {date_span(turn.event_start, turn.event_end)})"
     return line

@@ -11,7 +11,6 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from graphmem.embed import Embedder
 from graphmem.recall.dialogue.candidates import Expansion, content_scores, flow
@@ -30,7 +29,8 @@ from graphmem.recall.expansion import unknown_terms
 from graphmem.recall.frames import RecallFrame, induce_frame
 from graphmem.recall.packer import Evidence, Packer, PackItem, pack
 from graphmem.recall.parallel import together
-from graphmem.store.protocol import GraphStore, node_key
+from graphmem.store.protocol import BoxRow, EpisodeRow, GraphStore, SessionRow, StoredRow, TurnRow, node_key
+from graphmem.store.rows import read_rows
 
 __all__ = ["DialogueRecall", "ValidWindow", "offer_limit", "recall_dialogue", "recall_turns"]
 
@@ -47,18 +47,19 @@ class DialogueRecall:
     uids: tuple[str, ...] = ()
 
 
-def history_range(store: GraphStore, namespace: str, episodes: Sequence[dict[str, Any]]) -> tuple[datetime, datetime] | None:
+def history_range(store: GraphStore, namespace: str, episodes: Sequence[EpisodeRow]) -> tuple[datetime, datetime] | None:
     """The dialogue history's first session start and last session end.
 
     The writer keeps both on each dialogue ``Episode``; a dialogue written before it did is read from
     its sessions instead.
     """
-    dialogues = [e for e in episodes if e.get("kind") == "dialogue"]
+    dialogues = [e for e in episodes if e.kind == "dialogue"]
     if not dialogues:
         return None
-    if all(e.get("first_session_start") is not None and e.get("last_session_end") is not None for e in dialogues):
-        first = min(float(e["first_session_start"]) for e in dialogues)
-        last = max(float(e["last_session_end"]) for e in dialogues)
+    starts = [e.first_session_start for e in dialogues if e.first_session_start is not None]
+    ends = [e.last_session_end for e in dialogues if e.last_session_end is not None]
+    if len(starts) == len(ends) == len(dialogues):
+        first, last = min(starts), max(ends)
     else:
         sessions = store.sessions(namespace)
         if not sessions:
@@ -67,14 +68,18 @@ def history_range(store: GraphStore, namespace: str, episodes: Sequence[dict[str
     return datetime.fromtimestamp(first, tz=UTC), datetime.fromtimestamp(last, tz=UTC)
 
 
-def longest(episodes: Sequence[dict[str, Any]], prop: str) -> float | None:
-    """The longest session (``longest_session``) or event time (``longest_event``) over the dialogue
-    episodes: bounds the window reads (``GraphStore.units_in_window``); None when one of them was written
-    before graphmem kept it."""
-    values = [e.get(prop) for e in episodes if e.get("kind") == "dialogue"]
-    if not values or any(v is None for v in values):
+def longest(values: Sequence[float | None]) -> float | None:
+    """The longest session (the dialogue episodes' ``longest_session``) or event time (``longest_event``):
+    bounds the window reads (``GraphStore.units_in_window``); None when one of them was written before
+    graphmem kept it.
+
+    >>> longest([3.0, 5.0]), longest([3.0, None]), longest([])
+    (5.0, None, None)
+    """
+    known = [v for v in values if v is not None]
+    if not values or len(known) < len(values):
         return None
-    return max(float(v) for v in values if v is not None)
+    return max(known)
 
 
 @dataclass(frozen=True)
@@ -86,12 +91,11 @@ class ValidWindow:
     end: float
     sessions: frozenset[str]
 
-    def holds(self, turn: dict[str, Any]) -> bool:
+    def holds(self, turn: TurnRow) -> bool:
         """A turn is valid when its session overlaps the window or its event time falls in it."""
-        session = turn.get("session")
-        if session is not None and node_key("Session", str(session)) in self.sessions:
+        if turn.session is not None and node_key("Session", turn.session) in self.sessions:
             return True
-        ev_start, ev_end = turn.get("event_start"), turn.get("event_end")
+        ev_start, ev_end = turn.event_start, turn.event_end
         return ev_start is not None and ev_end is not None and ev_start <= self.end and ev_end >= self.start
 
 
@@ -111,7 +115,7 @@ def recall_dialogue(
     use_boxes: bool = True,
     use_traces: bool = True,
     use_expansion: bool = True,
-    episodes: Sequence[dict[str, Any]] | None = None,
+    episodes: Sequence[EpisodeRow] | None = None,
     context: str = "compact",
     config: DialogueRecallConfig = DEFAULT_DIALOGUE_CONFIG,
 ) -> DialogueRecall:
@@ -137,12 +141,12 @@ def recall_dialogue(
     if history is None:
         return DialogueRecall(pack([], budget), None, ())
     hist_start, hist_end = history
-    if use_boxes and all(int(ep.get("box_count", 1)) == 0 for ep in episodes):
+    if use_boxes and all(ep.box_count == 0 for ep in episodes):
         # Written without topic boxes (``Memory(boxes=False)``): no box search to wait for.
         use_boxes = False
     speakers: set[str] = set()
     for ep in episodes:
-        speakers.update(json.loads(ep.get("speakers", "[]")))
+        speakers.update(json.loads(ep.speakers or "[]"))
     known = sorted(speakers)
     frame = induce_frame(question, hist_start, hist_end, known) if use_frames else None
     need = frame.need if frame is not None and frame.need.strip() else question
@@ -163,17 +167,19 @@ def recall_dialogue(
     expansion = Expansion(embedder, dict(zip(unknown, vectors[1:], strict=False))) if use_expansion else None
     offered_at_most = offer_limit(budget, config)
 
-    def scores() -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+    def scores() -> tuple[dict[str, float], dict[str, TurnRow]]:
         return content_scores(
             store, namespace, query, vector,
             use_boxes=use_boxes, use_traces=use_traces, w_lexical=w_lexical, expansion=expansion, config=config,
         )
 
     window: ValidWindow | None = None
-    filler: dict[str, dict[str, Any]] = {}
+    filler: dict[str, TurnRow] = {}
     if frame is not None and frame.confident and frame.start is not None and frame.end is not None:
         start, end = frame.start.timestamp(), frame.end.timestamp()
-        longest_session, longest_event = longest(episodes, "longest_session"), longest(episodes, "longest_event")
+        dialogues = [ep for ep in episodes if ep.kind == "dialogue"]
+        longest_session = longest([ep.longest_session for ep in dialogues])
+        longest_event = longest([ep.longest_event for ep in dialogues])
         (content, nodes), filler, sessions = together(
             scores,
             lambda: store.units_in_window(namespace, start, end, offered_at_most, longest_session, longest_event),
@@ -188,18 +194,19 @@ def recall_dialogue(
     scored = flow(store, namespace, {k: v for k, v in content.items() if k in nodes}, nodes, config)
     if people:
         for key in scored:
-            if nodes.get(key, {}).get("speaker") in people:
+            turn = nodes.get(key)
+            if turn is not None and turn.speaker in people:
                 scored[key] += config.speaker_bonus
     ranking = rank(scored, nodes, window, filler, offered_at_most)
     evidence = pack_turns(store, namespace, ranking[:offered_at_most], nodes, query, name_parts(known), budget, context, config)
-    return DialogueRecall(evidence, frame, tuple(ranking), tuple(str(nodes[k]["uid"]) for k in ranking))
+    return DialogueRecall(evidence, frame, tuple(ranking), tuple(nodes[k].uid for k in ranking))
 
 
 def rank(
     scored: dict[str, float],
-    nodes: dict[str, dict[str, Any]],
+    nodes: dict[str, TurnRow],
     window: ValidWindow | None,
-    filler: dict[str, dict[str, Any]],
+    filler: dict[str, TurnRow],
     offered_at_most: int,
 ) -> list[str]:
     """Validity before relevance: the turns valid in the ``window`` (if any) first, each tier by score.
@@ -209,7 +216,7 @@ def rank(
     """
     valid: set[str] = set()
     if window is not None:
-        valid = {k for k in scored if window.holds(nodes.get(k, {}))}
+        valid = {k for k in scored if k in nodes and window.holds(nodes[k])}
         floor = min(scored.values(), default=0.0) - 1.0
         extra = [k for k in filler if k not in scored][: max(0, offered_at_most - len(valid))]
         for key in extra:
@@ -221,14 +228,14 @@ def rank(
         tier = 0 if (window is None or key in valid) else 1
         return tier, -scored[key], key
 
-    return [k for k in sorted(scored, key=rank_key) if k in nodes and nodes[k].get("uid")]
+    return [k for k in sorted(scored, key=rank_key) if k in nodes and nodes[k].uid]
 
 
 def pack_turns(
     store: GraphStore,
     namespace: str,
     offered: Sequence[str],
-    nodes: dict[str, dict[str, Any]],
+    nodes: dict[str, TurnRow],
     query: QueryTerms,
     names: frozenset[str],
     budget: int,
@@ -240,28 +247,29 @@ def pack_turns(
     Lines are written as the packer takes them: a turn whose opening alone no longer fits is skipped
     without trimming its text (most offered turns, once the budget is nearly full).
     """
-    context_nodes: dict[str, dict[str, Any]] = {}
+    context_rows: dict[str, StoredRow] = {}
     if context == "full":
         # The sessions' intervals and the boxes' topics of the offered turns, in one read.
-        wanted = {node_key("Session", str(nodes[k]["session"])) for k in offered if nodes[k].get("session")}
-        wanted |= {str(nodes[k]["box"]) for k in offered if nodes[k].get("box")}
-        context_nodes = store.get_nodes(namespace, sorted(wanted))
+        wanted = {node_key("Session", session_id) for k in offered if (session_id := nodes[k].session)}
+        wanted |= {box_key for k in offered if (box_key := nodes[k].box)}
+        context_rows = read_rows(store, namespace, sorted(wanted))
     packer = Packer(budget)
     for key in offered:
-        props = nodes[key]
-        start = props.get("session_start")
-        header = session_header(float(start)) if start is not None else ""
+        turn = nodes[key]
+        start = turn.session_start
+        header = session_header(start) if start is not None else ""
         topic = None
         if context == "full":
-            session = context_nodes.get(node_key("Session", str(props.get("session"))), {})
-            if start is not None and session.get("end") is not None and day(session["end"]) != day(float(start)):
-                header = f"{day(float(start))} to {day(float(session['end']))}:"
-            topic = str(context_nodes.get(str(props.get("box") or ""), {}).get("topic") or "")
-        opening = turn_opening(props, topic)
+            session = context_rows.get(node_key("Session", str(turn.session)))
+            if start is not None and isinstance(session, SessionRow) and day(session.end) != day(start):
+                header = f"{day(start)} to {day(session.end)}:"
+            box = context_rows.get(turn.box or "")
+            topic = box.topic if isinstance(box, BoxRow) else ""
+        opening = turn_opening(turn, topic)
         if not packer.may_fit(opening):
             continue
-        line = turn_line(props, query.lexical, names, topic, opening, config)
-        packer.offer(PackItem(props["uid"], line, order=float(props.get("seq", 0)), header=header))
+        line = turn_line(turn, query.lexical, names, topic, opening, config)
+        packer.offer(PackItem(turn.uid, line, order=float(turn.seq), header=header))
     return packer.evidence()
 
 
@@ -275,7 +283,7 @@ def recall_turns(
     use_boxes: bool = True,
     use_traces: bool = True,
     use_expansion: bool = True,
-    episodes: Sequence[dict[str, Any]] | None = None,
+    episodes: Sequence[EpisodeRow] | None = None,
     context: str = "compact",
     config: DialogueRecallConfig = DEFAULT_DIALOGUE_CONFIG,
 ) -> Evidence:
