@@ -4,6 +4,7 @@
 // position of the node's namespace in namespaces (may be empty), external: [namespace position, key] of
 // relationship ends that are not in nodes, edges: a map from relationship type to its distinct rows
 // [source, target, props: Map ({} for none)], where source and target are positions in nodes + external}.
+// Node props also carry the Browser-only DATETIME twins of epoch-second times (neo4j_properties.BROWSER_TIMES).
 // A relationship joins two nodes of one namespace (the caller builds it so).
 // Returns: merged, the number of relationship rows merged: 0 when an end in $batch.external does not exist (the
 // caller rolls back when it is not every row).

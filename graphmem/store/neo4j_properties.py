@@ -1,26 +1,66 @@
 """The properties the Neo4j backend keeps on a node beside a record's own, and how reads return a node.
 
 A unit or box also holds ``ns_key`` (its namespace as one Lucene token, for the full-text indexes) and
-the int8 code of its embedding (for the exact search of a small namespace); no read returns those, nor
-the embedding itself (``HIDDEN_PROPERTIES``).
+the int8 code of its embedding (for the exact search of a small namespace). A node that holds times in
+epoch seconds also holds them as Neo4j ``DATETIME`` values, for people reading the graph in Neo4j
+Browser (``BROWSER_TIMES``: a Session's ``start_time`` and ``end_time``, a Turn's ``session_start_time``,
+``event_start_time`` and ``event_end_time``, an Episode's ``first_session_start_time``,
+``last_session_start_time`` and ``last_session_end_time``). No read returns any of those, nor the
+embedding itself (``HIDDEN_PROPERTIES``), so Neo4j reads return exactly what the embedded store does.
+
+>>> browser_times("Session", {"start": 0.0, "end": None, "seq": 1})
+{'start_time': datetime.datetime(1970, 1, 1, 0, 0, tzinfo=datetime.timezone.utc), 'end_time': None}
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 
 from graphmem.store.protocol import Hit
+from graphmem.store.rows import stored_row
 
-__all__ = ["HIDDEN_PROPERTIES", "hit", "int8_code", "int8_scaled", "node_props", "ns_key"]
+__all__ = ["BROWSER_PROPERTIES", "BROWSER_TIMES", "HIDDEN_PROPERTIES", "browser_times", "hit", "int8_code", "int8_scaled",
+           "node_props", "ns_key"]
 
+#: The properties in epoch seconds of each label that Neo4j also holds as a ``DATETIME`` named
+#: ``<property>_time`` (``browser_times``), so that Neo4j Browser shows them as dates.
+BROWSER_TIMES: Mapping[str, tuple[str, ...]] = {
+    "Session": ("start", "end"),
+    "Turn": ("session_start", "event_start", "event_end"),
+    "Episode": ("first_session_start", "last_session_start", "last_session_end"),
+}
+#: The Browser-only properties: written on Neo4j only, never read back.
+BROWSER_PROPERTIES: tuple[str, ...] = tuple(f"{name}_time" for names in BROWSER_TIMES.values() for name in names)
 #: Stored properties no read ever returns (every recall query's ``$hidden``): the float vector, its int8
-#: code and the code's squared length (search internals, large), and the namespace's full-text key.
-HIDDEN_PROPERTIES = ("embedding", "embedding_int8", "embedding_int8_sq", "ns_key")
+#: code and the code's squared length (search internals, large), the namespace's full-text key, and the
+#: Browser-only times.
+HIDDEN_PROPERTIES = ("embedding", "embedding_int8", "embedding_int8_sq", "ns_key", *BROWSER_PROPERTIES)
+
+
+def browser_times(label: str, props: Mapping[str, Any]) -> dict[str, datetime | None]:
+    """The ``DATETIME`` properties (UTC) of the epoch-second properties among ``props`` of a ``label``
+    node (``BROWSER_TIMES``): None where the time is None, so writing it removes the stale one, as the
+    epoch property goes. A time outside what a datetime holds has none."""
+    times: dict[str, datetime | None] = {}
+    for name in BROWSER_TIMES.get(label, ()):
+        if name in props:
+            times[f"{name}_time"] = _utc(props[name])
+    return times
+
+
+def _utc(seconds: Any) -> datetime | None:
+    if seconds is None:
+        return None
+    try:
+        return datetime.fromtimestamp(float(seconds), tz=UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
 
 
 def ns_key(namespace: str) -> str:
@@ -76,6 +116,6 @@ def node_props(pairs: Sequence[Sequence[Any]]) -> dict[str, Any]:
 
 
 def hit(row: Sequence[Any]) -> Hit:
-    """A search row ``[key, uid, score, props or null]`` as a ``Hit``."""
+    """A search row ``[key, uid, score, props or null]`` as a ``Hit`` (with the node's row when it has props)."""
     key, uid, score, props = row
-    return Hit(key, uid, float(score), node_props(props) if props is not None else None)
+    return Hit(key, uid, float(score), stored_row(node_props(props)) if props is not None else None)

@@ -15,7 +15,7 @@ import neo4j
 
 from graphmem.cypher_files import cypher
 from graphmem.errors import ConflictError, StoreError
-from graphmem.store.neo4j_properties import int8_code, ns_key
+from graphmem.store.neo4j_properties import browser_times, int8_code, ns_key
 from graphmem.store.protocol import DIMENSIONS, EDGE_TYPES, NODE_LABELS, UNIT_LABELS, Expect, WriteBatch, unmet
 
 __all__ = ["CHUNK", "batch_work", "edge_rows", "merge_rows", "node_rows"]
@@ -114,6 +114,7 @@ def node_rows(batch: WriteBatch) -> NodeRows:
             entry = rows[(row.namespace, row.key)] = {"key": row.key, "uid": row.uid, "labels": labels, "props": props, "embedding": None}
             namespaces.setdefault(row.namespace, []).append(entry)
         entry["props"].update((k, v) for k, v in row.props.items() if k != "embedding")
+        entry["props"].update(browser_times(row.label, row.props))  # Browser-only, never read back
         entry["props"]["key"] = row.key
         if row.label in (*UNIT_LABELS, "Box"):
             entry["props"]["ns_key"] = ns_key(row.namespace)

@@ -15,13 +15,20 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 import numpy as np
 
 from graphmem.errors import GraphmemError
 from graphmem.records import MAX_NAME_CHARS, Turn, unicode_problem
-from graphmem.store.protocol import EdgeRow, NodeRow, WriteBatch, node_key
+from graphmem.store.protocol import EdgeRow, EpisodeRow, NodeRow, WriteBatch, node_key
+from graphmem.write.captions import (
+    box_caption,
+    episode_caption,
+    session_caption,
+    topic_caption,
+    trace_caption,
+    turn_caption,
+)
 from graphmem.write.context import TurnContext
 from graphmem.write.loom.records import SealedBox
 from graphmem.write.weaver import TraceAssignment
@@ -115,23 +122,25 @@ class DialogueSoFar:
     longest_event: float | None = 0.0
 
 
-def dialogue_so_far(props: dict[str, Any] | None, seq: int) -> DialogueSoFar:
-    if props is None:
+def dialogue_so_far(episode: EpisodeRow | None, seq: int) -> DialogueSoFar:
+    """The writing state of a dialogue episode from its stored ``Episode`` node (None: a new episode, which
+    takes place ``seq`` among its namespace's episodes)."""
+    if episode is None:
         return DialogueSoFar(False, seq, 0, 0, None, None, False, None, 0, None, None, 0.0, 0.0)
     return DialogueSoFar(
         True,
-        int(props.get("seq", seq)),
-        int(props.get("turn_count", 0)),
-        int(props.get("session_count", 0)),
-        props.get("last_session"),
-        props.get("last_session_start"),
-        bool(props.get("last_session_explicit_end", False)),
-        props.get("last_turn"),
-        int(props.get("box_count", 0)),
-        props.get("last_box"),
-        props.get("first_session_start"),
-        props.get("longest_session"),
-        props.get("longest_event"),
+        episode.seq if episode.seq is not None else seq,
+        episode.turn_count or 0,
+        episode.session_count or 0,
+        episode.last_session,
+        episode.last_session_start,
+        bool(episode.last_session_explicit_end),
+        episode.last_turn,
+        episode.box_count or 0,
+        episode.last_box,
+        episode.first_session_start,
+        episode.longest_session,
+        episode.longest_event,
     )
 
 
@@ -178,7 +187,7 @@ def build_session_batch(
             namespace,
             session_id,
             {"episode": episode_id, "seq": session_seq, "start": start, "end": end, "digest": digest,
-             "started_at": started_at.isoformat()},
+             "started_at": started_at.isoformat(), "caption": session_caption(session_id, start)},
         )
     )
     edges.append(EdgeRow("IN_EPISODE", namespace, session_key, episode_key))
@@ -218,6 +227,7 @@ def build_session_batch(
                     "event_start": epoch(ctx.event_start),
                     "event_end": epoch(ctx.event_end),
                     "payload": json.dumps(payload, sort_keys=True),
+                    "caption": turn_caption(turn.speaker, turn.text),
                     "embedding": np.asarray(vector, dtype=np.float32).tolist(),
                 },
             )
@@ -260,6 +270,7 @@ def build_session_batch(
                     "events": list(box.events),
                     "keywords": list(box.keywords),
                     "text": box_search_text(box, texts),
+                    "caption": box_caption(box.topic, box.box_id),
                     "embedding": np.asarray(bw.embedding, dtype=np.float32).tolist(),
                 },
             )
@@ -274,12 +285,17 @@ def build_session_batch(
             ekey = node_key("Event", event_uid)
             nodes.append(
                 NodeRow("Event", namespace, event_uid, {"episode": episode_id, "kind": "topic", "obj": text, "box": bkey,
+                                                        "caption": topic_caption(text),
                                                         "embedding": np.asarray(vector, dtype=np.float32).tolist()})
             )
             edges.append(EdgeRow("HAS_EVENT", namespace, bkey, ekey))
             assignment = trace_of.get(event_uid)
             if assignment is not None:
-                nodes.append(NodeRow("Trace", namespace, assignment.trace_id, {"episode": episode_id}))
+                # The box that starts a trace names it; boxes joining it later leave its caption as it is.
+                trace_props = {"episode": episode_id}
+                if assignment.new_trace:
+                    trace_props["caption"] = trace_caption(box.topic, assignment.trace_id)
+                nodes.append(NodeRow("Trace", namespace, assignment.trace_id, trace_props))
                 edges.append(EdgeRow("IN_TRACE", namespace, ekey, node_key("Trace", assignment.trace_id), {"score": assignment.score}))
 
     last_turn = turns[-1].id
@@ -296,6 +312,7 @@ def build_session_batch(
         longest_event = max([longest_event, *event_spans])
     episode_props = {
         "kind": "dialogue",
+        "caption": episode_caption(episode_id, "dialogue"),
         "seq": so_far.seq,
         "turn_count": so_far.turn_count + len(turns),
         "session_count": so_far.session_count + 1,

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from neo4j.time import DateTime
 
 from graphmem.store.neo4j import Neo4jStore
 from graphmem.store.protocol import node_key
@@ -162,6 +163,8 @@ def _fingerprint(store: Neo4jStore, namespace: str) -> tuple[dict[str, int], str
             props["embedding"] = [round(float(x), 5) for x in props["embedding"]]
         if "embedding_int8" in props:  # the int8 code beside it (a byte array): compared too
             props["embedding_int8"] = bytes(props["embedding_int8"]).hex()
+        # The Browser-only DATETIME twins of the epoch-second times: compared too, as text.
+        props.update({k: v.iso_format() for k, v in props.items() if isinstance(v, DateTime)})
         node_lines.append(json.dumps([row["key"], sorted(row["labels"]), props], sort_keys=True))
     edge_lines = [json.dumps([r["a"], r["type"], r["b"], r["props"]], sort_keys=True) for r in edges]
     digest = hashlib.sha256("\n".join(sorted(node_lines) + ["--"] + sorted(edge_lines)).encode()).hexdigest()

@@ -2,8 +2,9 @@
 
 A plan fails when any operator scans (``NodeByLabelScan``, ``AllNodesScan``, ``NodeIndexScan``, relationship
 scans: anything whose name ends in ``Scan``), or when it computes vector similarity in Cypher (a brute-force
-vector loop) instead of asking the vector index. Files are discovered from ``cypher/recall/``, so a new
-recall query is checked as soon as it exists; give its parameters a realistic value in ``PARAMS``.
+vector loop) instead of asking the vector index. Files are discovered from ``cypher/recall/`` and
+``cypher/browser/`` (the Neo4j Browser examples), so a new query is checked as soon as it exists; give its
+parameters a realistic value in the ``planned`` fixture.
 
 The data is written through ``Memory`` (a trajectory and a dialogue, plus a second namespace) so the
 planner sees the labels, relationship types and property keys a real memory holds.
@@ -24,6 +25,7 @@ from graphmem.cypher_files import cypher
 from graphmem.memory import Memory
 from graphmem.records import Event, Location, Step, Turn
 from graphmem.store.neo4j import HIDDEN_PROPERTIES, Neo4jStore, ns_key
+from graphmem.store.neo4j_properties import BROWSER_PROPERTIES
 from graphmem.store.protocol import EDGE_TYPES
 from graphmem.store.text_index import lucene_query
 from hash_embed import HashEmbedder
@@ -31,9 +33,17 @@ from hash_embed import HashEmbedder
 pytestmark = pytest.mark.neo4j
 
 
+def _files(kind: str) -> list[str]:
+    folder = resources.files("graphmem.cypher").joinpath(kind)
+    return sorted(f"{kind}/{p.name[: -len('.cypher')]}" for p in folder.iterdir() if p.name.endswith(".cypher"))
+
+
 def _recall_files() -> list[str]:
-    folder = resources.files("graphmem.cypher").joinpath("recall")
-    return sorted(f"recall/{p.name[: -len('.cypher')]}" for p in folder.iterdir() if p.name.endswith(".cypher"))
+    return _files("recall")
+
+
+def _browser_files() -> list[str]:
+    return _files("browser")
 
 
 #: Besides every recall query: the admin queries and the write statements run on every ingest.
@@ -116,6 +126,10 @@ def planned(neo4j_store: Neo4jStore) -> Iterator[dict[str, Any]]:
         "expect": [],
         "props": True,
         "hidden": list(HIDDEN_PROPERTIES),
+        # The Neo4j Browser examples (browser/): a session id, a topic word, how many steps to draw.
+        "session": "s1",
+        "topic": "hiking",
+        "steps": 30,
     }
     yield params
     mem.forget(trajectory_ns)
@@ -145,7 +159,7 @@ def _params_for(name: str, statement: str, planned: dict[str, Any]) -> dict[str,
     return {k: planned[k] for k in names}
 
 
-@pytest.mark.parametrize("name", _recall_files() + OTHER_FILES)
+@pytest.mark.parametrize("name", _recall_files() + _browser_files() + OTHER_FILES)
 def test_plan_is_index_backed(neo4j_store: Neo4jStore, planned: dict[str, Any], name: str) -> None:
     statement = cypher(name)
     operators = _explain(neo4j_store, statement, _params_for(name, statement, planned))
@@ -158,8 +172,8 @@ def test_plan_is_index_backed(neo4j_store: Neo4jStore, planned: dict[str, Any], 
         bounded = any(op.startswith("Limit") and "$cap" in details for op, details in operators)
         assert bounded, f"{name} computes vector similarity in Cypher over unbounded rows (a brute-force loop): {loops}"
     leaf_ops = {op.split("@")[0] for op, _ in operators}
-    if name.startswith("recall/") and "CALL db.index" not in statement:
-        # Every recall query starts from an index seek on the namespace (or a key inside it).
+    if name.startswith(("recall/", "browser/")) and "CALL db.index" not in statement:
+        # Every recall (and Browser) query starts from an index seek on the namespace (or a key inside it).
         assert leaf_ops & {"NodeIndexSeek", "NodeUniqueIndexSeek", "NodeIndexSeekByRange", "MultiNodeIndexSeek"}, (
             f"{name} does not seek an index: {sorted(leaf_ops)}"
         )
@@ -192,6 +206,7 @@ def test_recall_files_discovered() -> None:
     # Guards the folder walk itself: an empty list would make the parametrized test vacuous.
     files = _recall_files()
     assert "recall/steps_at" in files and "recall/sessions" in files and len(files) >= 15
+    assert {"browser/trajectory_steps", "browser/occurrence", "browser/dialogue_session", "browser/topic_trace"} <= set(_browser_files())
 
 
 @pytest.mark.parametrize("name", _recall_files())
@@ -202,8 +217,9 @@ def test_recall_reads_no_embedding_it_drops(name: str) -> None:
     projections = re.findall(r"\b(\w+) \{\.\*", statement)
     assert not projections, f"{name} projects {projections} whole"
     # Each property read is the one pairs form neo4j_properties.node_props expects: the embedding, its int8
-    # code and the internal search key left out here ($hidden), since the client no longer filters them.
-    assert set(HIDDEN_PROPERTIES) == {"embedding", "embedding_int8", "embedding_int8_sq", "ns_key"}
+    # code, the internal search key and the Browser-only times left out here ($hidden), since the client no
+    # longer filters them.
+    assert set(HIDDEN_PROPERTIES) == {"embedding", "embedding_int8", "embedding_int8_sq", "ns_key", *BROWSER_PROPERTIES}
     listed = re.findall(r"keys\((\w+)\)", statement)
     pairs = re.findall(r"\[name IN keys\((\w+)\) WHERE NOT name IN \$hidden \| \[name, (\w+)\[name\]\]\]", statement)
     assert len(pairs) == len(listed) and all(a == b for a, b in pairs), f"{name} reads properties in another form: {listed}"
