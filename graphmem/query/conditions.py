@@ -37,7 +37,7 @@ _CONDITION_VERBS: tuple[tuple[str, str], ...] = (
     (rf"\b(?:{_verbs('exceed', 'surpass', 'top')}|{_RISE} (?:above|over|past|beyond)|(?:{_BE} )?(?:more|greater|higher|bigger) than|{_BE} (?:above|over))\s+{_NUM}", ">"),
     (rf"\b(?:{_FALL} (?:below|under|beneath)|(?:{_BE} )?(?:less|lower|fewer|smaller) than|{_BE} (?:below|under))\s+{_NUM}", "<"),
     (rf"\b(?:at least|no (?:less|fewer) than|{_verbs('reach', 'hit', 'total', 'attain')}|{_RISE} (?:up )?to|{_verbs('build/built')} up to)\s+{_NUM}", ">="),
-    (rf"\b(?:at most|no more than|{_FALL} (?:down )?to)\s+{_NUM}", "<="),
+    (rf"\b(?:at most|no more than|{_FALL} (?:down )?to|{_BE} (?:down|back) to)\s+{_NUM}", "<="),
     (rf"\b(?:{_BE}|{_verbs('turn', 'equal', 'change', 'read', 'show/shown', 'hit', 'set')}(?: to)?|equal to)\s+(?:(?:exactly|precisely|just|only|at) )?{_NUM}", "=="),
 )
 _OUT_OF = re.compile(r"\b(?:ran out of|run out of|runs out of|running out of|used up all (?:of )?(?:my |our |the )?|exhausted (?:my |our |the )?)\s*(?:all )?(?:my |our |your |its |their |the )?(.+)")
@@ -50,6 +50,8 @@ _HOLDINGS: tuple[tuple[re.Pattern[str], str, int, bool], ...] = (
     (_OUT_OF, "==", 0, False), (_NONE_LEFT, "==", 0, True), (_STOPPED_HAVING, "==", 0, False), (_CAME_TO_HAVE, ">=", 1, False),
 )
 _HAVE_N = re.compile(rf"\b(?:have|had|has|hold|held|holding|carry|carried|carrying|own|owned|possess(?:ed)?|amass(?:ed)?)\s+(at least\s+|exactly\s+|only\s+|just\s+|precisely\s+)?{_NUM}\s+(.+)")
+#: "had finished 3 tasks", "had been in 5 different rooms": a number the agent had come to, a count it keeps
+_HAD_DONE_N = re.compile(rf"\b(?:had|have|has)\s+(?:{SUBJECT}\s+)?((?:been|gone|got|gotten)\s+(?:in|into|to|through)\s+|[a-z]+ed\s+|[a-z]+en\s+)(at least\s+|exactly\s+|only\s+|just\s+)?{_NUM}\s+((?:[a-z]+ ?){{1,3}})")
 _WORD_VALUE = re.compile(r"\b(?:become|became|becomes|becoming|turn|turned|turns|change|changed|changes|switch|switched|switches|set|went|go|goes)\s+(?:to\s+|into\s+)?([a-z]+)$")
 
 
@@ -101,6 +103,12 @@ def stated_condition(text: str, lex: Lexicon) -> Stated | None:
             if re.match(r"\s*or (?:fewer|less|lower)\b", after):
                 cmp = "<="
             return Stated(Condition("inventory", item, cmp, _number(m.group(2))), True)  # type: ignore[arg-type]
+    m = _HAD_DONE_N.search(text)
+    if m and lex.numeric_states:
+        state = lex.name(words(f"{m.group(4)} {m.group(1)}"), lex.numeric_states, loose=True)
+        if state:
+            exact = bool(m.group(2)) and not m.group(2).startswith("at least")
+            return Stated(Condition("state", state, "==" if exact else ">=", _number(m.group(3))), True)
     m = re.search(r"\b(?:still )?(?:had|have|has|held|holding|carried|carrying|owned|possessed)\s+(?:the |a |an |my |our |any |some )(.+)$|\b(?:the |a |an |my |our )?(.+?) (?:was|were|is) (?:still )?in (?:my|our|the|its|their|your) (?:inventory|bag|hands?|possession)\b", text)
     if m and not re.search(rf"{_NUM}", m.group(0)):
         held = m.group(1) or m.group(2) or ""

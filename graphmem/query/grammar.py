@@ -240,7 +240,7 @@ class _Compiler:
             return None
         if re.search(r"\bhow many times\b", s):
             return None
-        for cue, separator in ((r"\bbetween ", "and"), (r"\bfrom ", "(?:to|until|till)")):
+        for cue, separator in ((r"\bbetween ", "(?:and|from)"), (r"\bfrom ", "(?:to|until|till)")):
             found = re.search(cue + r"(.+)$", s)
             both = self.two_anchors(found.group(1), separator) if found else None
             if both is not None and not re.search(r"\b(?:next|following|subsequent|thereafter)\b", found.group(1) if found else ""):
@@ -342,13 +342,13 @@ class _Compiler:
         condition = condition_of(head, self.lex)
         if condition is not None:
             return Exists(condition, window)
-        pattern = self.pattern(head)
+        pattern = self.pattern(head) or self.lex.unheard(_clean_event_text(head))
         if pattern is None:
             return None
         return Exists(pattern, window)
 
     def listing(self, s: str) -> Query | None:
-        m = re.match(rf"^(?:(?:what|which)(?: (?:things|items|objects|stuff|(?:kinds?|types?|sorts?) of [a-z]+|all|else|[a-z]+s))?|list(?: everything| all(?: the)?(?: things| items)?)?(?: that)?)\s+(?:did|have|had|has|do|does)\s+{SUBJECT}\s+(.+)$", s) or re.match(rf"^(?:(?:which|what) (?:things|items|objects|stuff|places|rooms|areas)|list(?: everything| all| the \w+)?(?: that)?)\s+{SUBJECT}\s+(.+)$", s)
+        m = re.match(rf"^(?:(?:what|which)(?: (?:things|items|objects|stuff|(?:kinds?|types?|sorts?) of [a-z]+|all|else|[a-z]+s(?: (?:or|and) [a-z]+s)?))?|list(?: everything| all(?: the)?(?: things| items)?)?(?: that)?)\s+(?:did|have|had|has|do|does)\s+{SUBJECT}\s+(.+)$", s) or re.match(rf"^(?:(?:which|what) (?:things|items|objects|stuff|places|rooms|areas)|list(?: everything| all| the \w+)?(?: that)?)\s+{SUBJECT}\s+(.+)$", s)
         if not m or re.search(r"\bord_|\bdo\b|\bdoing\b|\bhave\b|\bhad\b|\bhold|\bheld\b|\bcarr(?:y|ied)\b|\bowned\b|\bsee\b|\bface\b|\bfacing\b|\bnotice|\bobserve", m.group(1).split(" between ")[0].split(" after ")[0].split(" before ")[0]):
             return None
         hw = self._head_and_window(s, r"^")
@@ -385,8 +385,8 @@ class _Compiler:
             rf"|(?:\b(after|following|once)\s)"
             rf"|(?:\b(before|prior to|preceding)\s)"
             rf"|(?:\b(?:the |my |our |its |their )?(?=ord_m?\d+ (?:time|occasion|instance)\b))"
-            rf"|(?:\b(?:(?:at|on|in|during) )?the (?:step|moment|time|point|turn|move) (?:where|when|at which|in which|on which|that|while|during which)\s)"
-            rf"|(?:\b(?:(?:at|on|in|during) )?the (?=ord_m?\d+ (?:step|moment|point|turn|move) (?:(?:where|when|at which|in which|on which|that|while|during which)\b|(?:the|my|our|its|their|your|i|we|you|he|she|it|they) )))"
+            rf"|(?:\b(?:(?:at|on|in|during) )?the (?:step|moment|time|point|turn|move) (?:where|when|at which|in which|on which|by which|that|while|during which)\s)"
+            rf"|(?:\b(?:(?:at|on|in|during) )?the (?=ord_m?\d+ (?:step|moment|point|turn|move) (?:(?:where|when|at which|in which|on which|by which|that|while|during which)\b|(?:the|my|our|its|their|your|i|we|you|he|she|it|they) )))"
             rf"|(?:\b(?:when|whenever|as soon as|at the moment|the moment|at the time|while|upon|at the point)\s)"
             rf"|(?:\b(?:at|on|in|during|by|for|as of) (?=step \d+))",
             s[6:] if s.startswith("when ") else s,

@@ -61,6 +61,15 @@ _AUXILIARIES = frozenset({"do", "does", "did"})
 _RECENT = ("last", "latest", "final", "current", "recent", "newest")
 _QUOTED = re.compile(r"(^|[\s(,:;])[\"'\u201c\u2018]([^\"'\u201c\u201d\u2018\u2019]{1,120})[\"'\u201d\u2019](?![a-z])", re.IGNORECASE)
 _NAMEREF = re.compile(r"nameref(\d+)")
+#: An action's words say a kind when at least this share of the events they did were of that kind (the
+#: rest are what followed from the action at the same step: a score, a task begun).
+OWN_ACTION_SHARE = 0.8
+#: How much less a phrase's similarity to a kind's typed words counts than to the kind's name.
+TYPED_DISCOUNT = 0.05
+#: Prepositions of where a thing was put, grouped by the relation they say (on a surface, into a holder,
+#: out of one).
+_PLACE_WORDS = {"on": "on", "onto": "on", "upon": "on", "top": "on", "in": "in", "into": "in", "inside": "in",
+                "within": "in", "from": "out", "off": "out", "out": "out"}
 
 
 @dataclass(frozen=True)
@@ -75,12 +84,41 @@ class Lexicon:
     state_values: frozenset[tuple[str, str]] = frozenset()
     #: state names whose values are true/false: "when I was first logged in"
     flags: frozenset[str] = frozenset()
+    #: (kind, action words, times): how the agent's actions said each kind ("teleport to" for "warp to")
+    kind_actions: frozenset[tuple[str, str, int]] = frozenset()
     aliases: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
     embed: Embed | None = field(default=None, compare=False, hash=False, repr=False)
 
     @property
     def kinds(self) -> tuple[str, ...]:
         return tuple(sorted({k for k, _ in self.pairs}))
+
+    @functools.cached_property
+    def actions_of(self) -> Mapping[str, tuple[str, ...]]:
+        """Each kind's action words that say that kind: "teleport to" when (nearly) only "warp to" events
+        were typed so, not "do" when many kinds were, nor "examine" when that is a kind's own name."""
+        by_action: dict[str, dict[str, int]] = {}
+        for kind, action, n in self.kind_actions:
+            by_action.setdefault(action, {})[kind] = n
+        own: dict[str, list[str]] = {}
+        for action, counts in sorted(by_action.items()):
+            kind = max(sorted(counts), key=lambda k: counts[k])
+            said = words(action)
+            if not said or said[0] in FUNCTION_WORDS:
+                continue  # "in" alone (what "put X in Y" leaves of a name-heavy action) says no doing
+            if counts[kind] >= OWN_ACTION_SHARE * sum(counts.values()) and " ".join(said) not in self.kinds:
+                own.setdefault(kind, []).append(action)
+        return {k: tuple(v) for k, v in own.items()}
+
+    @functools.cached_property
+    def numeric_states(self) -> frozenset[str]:
+        """State names never seen holding text or true/false: the ones a "how many" question reads."""
+        return self.states - {n for n, _ in self.state_values} - self.flags
+
+    @functools.cached_property
+    def _joined_kinds(self) -> Mapping[str, str]:
+        """A phrasal kind said as one noun: "my last pickup" is "pick up", "the first checkout" "check out"."""
+        return {"".join(words(k)): k for k in self.kinds if len(words(k)) > 1}
 
     @functools.cached_property
     def names(self) -> tuple[str, ...]:
@@ -114,7 +152,7 @@ class Lexicon:
     def _expand(self, tokens: Sequence[str]) -> list[str]:
         """Tokens with quoted names spelled out and loader aliases applied (a phrase of the question ->
         a stored name's words)."""
-        text = " ".join(self._named(t) or t for t in tokens)
+        text = " ".join(self._named(t) or self._joined_kinds.get(t) or t for t in tokens)
         for phrase, name in self.aliases.items():
             if re.search(rf"\b{re.escape(phrase.lower())}\b", text):
                 text = re.sub(rf"\b{re.escape(phrase.lower())}\b", name.lower(), text)
@@ -204,13 +242,13 @@ class Lexicon:
         qforms = [forms(w) for w in content]
         # A kind counts only when a word of it is said outside the object's name: "grabbed the pork chop"
         # does not say "chop"; "chopped the pork chop" does.
-        both = [(k, o) for k, o in self.pairs if o and covers(words(k), qforms) == 1.0 and contiguous(words(o), content, True)
-                and said_outside(words(k), content, words(o))]
+        both = [(k, o) for k, o in self.pairs if o and covers(_said_words(k), qforms) == 1.0 and contiguous(words(o), content, True)
+                and said_outside(_said_words(k), content, words(o))]
         if both:
             strict_forms = [morph_forms(w) for w in content]
 
             def said_as_written(p: tuple[str, str]) -> bool:
-                return covers(words(p[0]), strict_forms, True) == 1.0 and contiguous(words(p[1]), content, True)
+                return covers(_said_words(p[0]), strict_forms, True) == 1.0 and contiguous(words(p[1]), content, True)
 
             k, o = max(both, key=lambda p: (said_as_written(p), len(words(p[0])) + len(words(p[1])), len(words(p[1])), p))
             return EventPattern(k, o)
@@ -337,6 +375,19 @@ class Lexicon:
                 return EventPattern(k, o or None)
         return None
 
+    def unheard(self, tokens: Sequence[str]) -> EventPattern | None:
+        """An event the memory holds nothing like ("did I unlock the portmanteau" when nothing was ever
+        unlocked and no portmanteau was ever touched): the verb and its noun as said, which match no
+        stored event, so that "did it ever happen" is answered no rather than not at all."""
+        tokens = words(active_voice(" ".join(tokens)))
+        verbs = [w for w in verb_words(" ".join(tokens)) if w not in LIGHT_VERBS and w not in _AUXILIARIES and w in tokens]
+        if not verbs:
+            return None
+        after = tokens[tokens.index(verbs[0]) + 1:]
+        nouns = [w for w in content_words(after) if nounish(w)]
+        verb = min(morph_forms(verbs[0]), key=len)
+        return EventPattern(verb, singular(nouns[-1]) if nouns else None)
+
     def _possessed(self, tokens: Sequence[str]) -> EventPattern | None:
         """ "took the liquid gallium's temperature": the stored object before the possessive, and of its kinds
         the one that names what it has ("measure temperature" with "liquid gallium")."""
@@ -353,6 +404,17 @@ class Lexicon:
                 return EventPattern(max(kinds, key=lambda k: len(words(k))), obj)
         return None
 
+    def _kind_similarities(self, text: str, pool: Sequence[str], typed_too: bool = True) -> list[float]:
+        """Similarity of ``text`` with each kind: the better of the kind's name and (``typed_too``) the
+        words the agent typed for it, those a little discounted so that a name said as well wins."""
+        assert self.embed is not None
+        scores = similarities(self.embed, text, list(pool))
+        typed = [(i, " ".join(words(a))) for i, k in enumerate(pool) for a in self.actions_of.get(k, ())] if typed_too else []
+        if typed:
+            for (i, _), score in zip(typed, similarities(self.embed, text, [a for _, a in typed])):
+                scores[i] = max(scores[i], score - TYPED_DISCOUNT)
+        return scores
+
     def _kind(self, rest: Sequence[str], pool: Sequence[str], qforms: Sequence[frozenset[str]], force: bool = False,
               obj: str | None = None, phrase: Sequence[str] = ()) -> str | None:
         """The kind the verb words name: morphology first, then embedding (``force``: the best of the
@@ -361,6 +423,21 @@ class Lexicon:
         lexical = [k for k in pool if covers(words(k), qforms) == 1.0]
         if lexical:
             return max(lexical, key=lambda k: len(words(k)))
+        # the words the agent typed for a kind ("teleported" for "warp to", typed "teleport to"): the
+        # template's verb said as written and its other words said too
+        phrase_forms = [morph_forms(w) for w in phrase] if phrase else [morph_forms(w) for w in rest]
+        typed = [k for k in pool if any(covers(words(a)[:1], phrase_forms, strict=True) == 1.0 and covers(words(a), [forms(w) for w in phrase or rest]) == 1.0
+                                        for a in self.actions_of.get(k, ()))]
+        if len(typed) == 1:
+            return typed[0]
+        # where the object went, said as the agent typed it: "put the cd on a surface" is the kind typed
+        # "put ... on", not the one typed "insert ... into" or "drop"
+        said_places = {_PLACE_WORDS[w] for w in _after_the_thing(phrase, obj) if w in _PLACE_WORDS}
+        if len(said_places) == 1:
+            placed = [k for k in pool if any(_PLACE_WORDS.get(w) in said_places for a in self.actions_of.get(k, ())
+                                             for w in re.findall(r"_ ([a-z]+)", a))]
+            if len(placed) == 1:
+                return placed[0]
         # "picked" says "pick up": a kind whose words but its particles the verb says, if only one
         said_particles = {w for w in phrase if w in PARTICLES}
 
@@ -390,19 +467,32 @@ class Lexicon:
             # whole phrase against each stored event, for verbs that only read right with their object.
             obj_words = set(words(obj))
             verb_phrase = [w for w in (phrase_words(phrase) if phrase else verbs) if w not in obj_words]
-            alone = similarities(self.embed, " ".join(verb_phrase), list(pool)) if verb_phrase else [0.0] * len(pool)
+            alone = self._kind_similarities(" ".join(verb_phrase), pool) if verb_phrase else [0.0] * len(pool)
             text = " ".join(phrase_words(phrase)) if phrase else " ".join([*verbs, obj])
             whole = similarities(self.embed, text, [f"{k} {obj}" for k in pool])
             scores = [a + w for a, w in zip(alone, whole)]
         else:
             # The phrase keeps its particles: "get up" is not "get", "put down" is not "put".
-            scores = similarities(self.embed, " ".join(phrase_words(phrase) or verbs), list(pool))
+            scores = self._kind_similarities(" ".join(phrase_words(phrase) or verbs), pool)
         i = int(np.argmax(scores))
         # A phrase with no verb in it (a bare noun) names a kind only by a close match, not by a lead.
         has_verb = bool(verb_words(" ".join(phrase or rest)))
         if force or (clear_winner(scores) if has_verb else scores[i] >= MIN_SIMILARITY):
             return pool[i]
         return None
+
+
+def _after_the_thing(phrase: Sequence[str], obj: str | None) -> Sequence[str]:
+    """The words after the thing the phrase is about (its object, or "something"): where a place word
+    says where the thing went ("put the cd on a table"), not a particle of the verb ("dropped off")."""
+    marks = set(words(obj)) if obj else {"something", "it", "anything", "them", "thing", "things", "stuff", "everything"}
+    at = max((i for i, w in enumerate(phrase) if w in marks or (obj and forms(w) & name_forms(obj))), default=None)
+    return phrase[at + 1:] if at is not None else ()
+
+
+def _said_words(kind: str) -> list[str]:
+    """The words of a kind a question must say: "fail to open" is said by "failed ... open"."""
+    return [w for w in words(kind) if w not in FUNCTION_WORDS or w in PARTICLES] or words(kind)
 
 
 def _ordinal_or_name(m: re.Match[str], token: str) -> str:

@@ -81,11 +81,13 @@ def normalize(question: str) -> str:
     s = re.sub(r"\b(?:up to|until|till|through) and including\b", "up to", s)
     s = re.sub(r"\btrue ?/ ?false\b|\byes or no\b", "true or false", s)
     s = re.sub(r"\b(?:hit|health|life) points\b|\bhit-points\b", "hitpoints", s)
+    s = re.sub(r"\b(?:at|after|upon) the (?:very )?(?:end|close|conclusion|completion) of (?:the )?(step #?\d+)\b", r"at \1", s)
+    s = re.sub(r"\bby the (?:very )?(?:end|close) of (?:the )?(step #?\d+)\b", r"by \1", s)
     s = re.sub(r"\b(?:during|in|on|at) (?:the )?(?:time )?step (?=#?\d)", "at step ", s)
     s = re.sub(r"[\u2013\u2014]|\s-\s", ", ", s)
     s = re.sub(r"(^|, )(?:please |can you |could you |would you )?(?:tell me|give me|give|say|report|state|show me|let me know|i want to know|i'd like to know|(?:name|identify|find)(?= the (?:step|time|moment|number)\b))\s+(?:the |my |our |its |your )?(?:the |my |our |its |your )?", r"\1what was the ", s)
     s = re.sub(r"^(?:name|list) (?:everything|all)\s*[,:]\s*", "", s)
-    s = re.sub(r"^(?:name|list|enumerate) (?:the |all (?:the )?|every )?([a-z]+s) (?:that (?:were |was )?)?([a-z]+ed)\b", r"what things did i \2 \1", s)
+    s = re.sub(r"^(?:name|list|enumerate) (?:the |all (?:the )?|every )?(?!events\b)([a-z]+s) (?:that (?:were |was )?)?([a-z]+ed)\b", r"what things did i \2 \1", s)
     s = re.sub(rf"^(?:which|what) (?:distinct |different |unique )?(?:items|things|objects|stuff) did ({SUBJECT}) (?:deal with|handle|interact with|touch|work with|use)\b(.*?),? (?:where|in which|when) (?:{SUBJECT}) ([^.?]+?)[.?]?\s*(?:(?:list|name) them\.?)?\s*$",
                r"what things did \1 \3 \2", s)
     s = re.sub(rf"^(?:name|list|enumerate) (?:everything|all (?:the )?(?:things|items|objects)|the (?:things|items|objects)|what) (?:that )?({SUBJECT}) ",
@@ -134,6 +136,22 @@ def normalize(question: str) -> str:
     s = re.sub(r"\bwhen ([^,:;]+?) next, (following|after) (?:when |the time )?([^,:;]+)", r"the ord_1 time \1 \2 \3", s)
     s = re.sub(r"\b(?:the|its|my|our|their) previous (time|occasion|instance)\b", r"the ord_m1 \1", s)
     s = _ordinals(s)
+    # Failure said many ways is one verb: "tried in vain to open", "my second failed attempt to eat",
+    # "typed a command that did not work"
+    s = re.sub(r"\b(?:tried|attempted) (?:in vain|unsuccessfully|and failed|without success) to\b|\bunsuccessfully (?:tried|attempted) to\b"
+               r"|\b(?:tried|attempted) to (\w+(?: \w+){0,5}?) (?:in vain|unsuccessfully|without success)\b",
+               lambda m: f"failed to {m.group(1)}" if m.group(1) else "failed to", s)
+    s = re.sub(r"\b(?:(?:my|our|your|its|their|the agent's|the player's|the|a|an) )?(ord_m?\d+ )?(?:failed|unsuccessful|fruitless|vain) (?:attempt|try|effort)s? (?:to|at) ",
+               lambda m: f"the {m.group(1) or ''}time i failed to ", s)
+    s = re.sub(r"\b(?:typed|entered|issued|gave|sent|tried|used) (?:a|an) (?:command|action|instruction) (?:that|which) (?:did not|didn't|failed to) work\b"
+               r"|\b(?:had|have|got|get) (?:a|an) (?:command|action|instruction) (?:rejected|refused|fail)\b", "had a failed attempt", s)
+    # looking closely at a thing is examining it
+    s = re.sub(r"\b(?:(?:took|take|takes|taking|had|have|having|gave|give|giving) )?(?:an? |my |our |its |their |the |the [a-z]+'s |[a-z]+'s )?((?:ord_m?\d+ )?)(?:close|closer|careful|good|detailed|hard) looks? at\b",
+               lambda m: f"the {m.group(1)}time i examined" if m.group(1) else "examined", s)
+    s = re.sub(r"\b(checked|check|checks|checking) out (?=the |a |an |my |our |its |their |that |this )", r"examined ", s)
+    # what is left on the floor was dropped
+    s = re.sub(r"\b(?:left|leave|leaves|leaving|put|set|placed|laid) ((?:\w+ ){1,5}?)(?:down )?on (?:the|to the) (?:floor|ground)\b", r"dropped \1", s)
+    s = re.sub(r"\b(?:left|leave|leaves|leaving|put|set|placed|laid) on (?:the|to the) (?:floor|ground) ", r"dropped ", s)
     # An appositive occurrence: "after I slept, the next time I ate", "before step 32, the last time I drank"
     s = re.sub(r"\b(after|following|since|before|prior to) ([^,:;]+), (?:and )?(?:then )?the (ord_m?\d+) (time|occasion)(?: thereafter)? ([^,:;]+)",
                lambda m: f"the {m.group(3)} {m.group(4)} {m.group(5)} {m.group(1)} {m.group(2)}", s)

@@ -69,6 +69,9 @@ def slot_of(head: str, lex: Lexicon) -> Slot | None:
     if _FACING_CUE.search(head):
         return Slot("facing")
     state = lex.name(toks, lex.states, fuzzy=False)
+    if state and QUANTITY.search(head) and state not in lex.numeric_states:
+        # "how many tasks had I completed" asks a number: "tasks finished", not the text state "task"
+        state = lex.name(toks, lex.numeric_states, loose=True) or state
     item = lex.name(toks, lex.items, fuzzy=False)
     if QUANTITY.search(head) and not (item or state):
         item = lex.name(toks, lex.items) if HAVE.search(head) else None

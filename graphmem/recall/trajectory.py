@@ -18,7 +18,6 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from graphmem.embed import Embedder
 from graphmem.query.algebra import Condition, EventPattern, Query, Read
@@ -37,7 +36,7 @@ from graphmem.recall.fusion import rrf
 from graphmem.recall.packer import Evidence, PackItem, pack
 from graphmem.recall.parallel import together
 from graphmem.records import Step
-from graphmem.store.protocol import GraphStore
+from graphmem.store.protocol import EpisodeRow, GraphStore, StepRow
 from graphmem.store.text_index import content_terms
 from graphmem.write.steps import step_from_json, step_uid
 
@@ -74,9 +73,9 @@ class StepRecall:
     episode: str | None
 
 
-def lexicon_of(episode: Mapping[str, Any] | None, embedder: Embedder | None = None) -> Lexicon:
+def lexicon_of(episode: EpisodeRow | None, embedder: Embedder | None = None) -> Lexicon:
     """The question compiler's lexicon, from the episode node's write-time summary."""
-    data = json.loads(episode.get("vocab", "{}")) if episode else {}
+    data = json.loads(episode.vocab or "{}") if episode else {}
     return Lexicon(
         pairs=frozenset((str(k), str(o)) for k, o in data.get("event_pairs", [])),
         items=frozenset(data.get("inventory_items", [])),
@@ -84,21 +83,22 @@ def lexicon_of(episode: Mapping[str, Any] | None, embedder: Embedder | None = No
         regions=frozenset(data.get("regions", [])),
         state_values=frozenset((str(n), str(v)) for n, v in data.get("state_values", [])),
         flags=frozenset(data.get("flags", [])),
+        kind_actions=frozenset((str(k), str(a), int(n)) for k, a, n in data.get("kind_actions", [])),
         aliases=dict(data.get("aliases", {})),
         embed=embedder.embed if embedder is not None else None,
     )
 
 
-def pick_episode(episodes: Sequence[Mapping[str, Any]], episode: str | None) -> Mapping[str, Any] | None:
-    trajectories = [e for e in episodes if e.get("kind") == "trajectory"]
+def pick_episode(episodes: Sequence[EpisodeRow], episode: str | None) -> EpisodeRow | None:
+    trajectories = [e for e in episodes if e.kind == "trajectory"]
     if episode is not None:
-        return next((e for e in trajectories if e["uid"] == episode), None)
+        return next((e for e in trajectories if e.uid == episode), None)
     # A namespace is one agent's memory; without an explicit episode, questions are about its latest one.
     return trajectories[-1] if trajectories else None
 
 
-def _parse(nodes: Mapping[int, Mapping[str, Any]]) -> dict[int, Step]:
-    return {t: step_from_json(props["payload"]) for t, props in nodes.items()}
+def _parse(rows: Mapping[int, StepRow]) -> dict[int, Step]:
+    return {t: step_from_json(row.payload) for t, row in rows.items()}
 
 
 def _line(step: Step, query: Query | None, notes: Sequence[str], resolution: Resolution | None, config: TrajectoryRecallConfig) -> str:
@@ -163,7 +163,7 @@ def recall_steps(
     episode: str | None = None,
     use_anchors: bool = True,
     use_chain: bool = True,
-    episodes: Sequence[Mapping[str, Any]] | None = None,
+    episodes: Sequence[EpisodeRow] | None = None,
     config: TrajectoryRecallConfig = DEFAULT_CONFIG,
     query_compiler: LlmCompiler | None = None,
 ) -> StepRecall:
@@ -177,8 +177,8 @@ def recall_steps(
     ep_node = pick_episode(store.episode_nodes(namespace, kind="trajectory") if episodes is None else episodes, episode)
     if ep_node is None:
         return StepRecall(pack([], budget), QueryEvidence(), None, None)
-    ep = str(ep_node["uid"])
-    last_t = int(ep_node.get("last_t", 0))
+    ep = ep_node.uid
+    last_t = ep_node.last_t if ep_node.last_t is not None else 0
     lexicon: Lexicon | None = None
     if isinstance(question, str):
         lexicon = lexicon_of(ep_node, embedder)
@@ -216,15 +216,16 @@ def recall_steps(
         )
         fused = rrf([[h.key for h in fulltext], [h.key for h in vector]])
         top_text = fused[0][1] if fused else 1.0
-        candidate_nodes = {h.key: dict(h.props) for h in (*fulltext, *vector) if h.props is not None}
+        # Full-text search reads turns too (a namespace may hold a dialogue): only this episode's steps count.
+        candidates = {h.key: h.node for h in (*fulltext, *vector) if isinstance(h.node, StepRow)}
         parsed = {}
         scored = []
         for key, text_score in fused:
-            props = candidate_nodes.get(key)
-            if not props or props.get("episode") != ep or "t" not in props:
+            row = candidates.get(key)
+            if row is None or row.episode != ep:
                 continue
-            t = int(props["t"])
-            parsed[t] = step_from_json(props["payload"])
+            t = row.t
+            parsed[t] = step_from_json(row.payload)
             scored.append((_rerank(parsed[t], t, [], patterns, text_score / top_text, use_chain, config), t))
     ranked = [t for _, t in sorted(scored, key=lambda x: (-x[0], x[1]))]
     order = list(dict.fromkeys(decisive + ranked))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,7 +23,8 @@ from typing import Any
 import numpy as np
 
 from graphmem.records import Event, Location, Relation, Scalar, Step
-from graphmem.store.protocol import EdgeRow, EventRow, NodeRow, WriteBatch, node_key
+from graphmem.store.protocol import EdgeRow, EpisodeRow, EventRow, NodeRow, WriteBatch, node_key
+from graphmem.write.captions import change_caption, episode_caption, event_caption, step_caption
 
 #: Event kinds whose object was spent, and so was enabled by an earlier gain of that object.
 SPENDING_KINDS = frozenset({"consume", "lose", "place", "use", "eat", "drink"})
@@ -161,10 +163,62 @@ def step_changes(
 #: short ones only, and a bounded number, so a state that holds free text cannot bloat the Episode node.
 MAX_STATE_VALUE_CHARS = 120
 MAX_STATE_VALUES = 2000
+#: How each event kind was done, as (kind, action words, times) in the episode's vocabulary: at most this
+#: many action words per kind (the first ones written) and in all, so that it stays small whatever the
+#: agent types.
+MAX_ACTIONS_PER_KIND = 8
+MAX_KIND_ACTIONS = 2000
+#: Words of an action that say how it was done: the first few, once the objects' words are gone.
+ACTION_TEMPLATE_WORDS = 3
+
+_ACTION_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+_ARTICLES = frozenset({"a", "an", "the"})
 
 
 def empty_vocab() -> dict[str, list[Any]]:
-    return {"event_pairs": [], "objects": [], "regions": [], "inventory_items": [], "state_names": [], "state_values": [], "flags": []}
+    return {"event_pairs": [], "objects": [], "regions": [], "inventory_items": [], "state_names": [], "state_values": [], "flags": [],
+            "kind_actions": []}
+
+
+def action_template(action: str, names: Sequence[str]) -> str:
+    """The words of an action that say how it was done, without the names it was done to: "put kettle
+    on table" with the step's objects kettle and table is "put _ on" (``_`` where a name stood);
+    "teleport to kitchen" for an event about the kitchen is "teleport to". Questions name an event by these words when its kind is a word
+    of the agent's own ("warp to" for what the environment calls "teleport").
+
+    >>> action_template("insert the brass key into the wooden box", ["brass key", "wooden box"])
+    'insert _ into'
+    >>> action_template("focus on the red box", ["red box"])
+    'focus on'
+    >>> action_template("move_left", [])
+    'move left'
+    """
+    named = {w for n in names for w in _ACTION_WORD.findall(n.lower())}
+    kept: list[str] = []
+    for w in _ACTION_WORD.findall(action.lower().replace("_", " ")):
+        if w in _ARTICLES:
+            continue
+        if w in named:
+            if kept and kept[-1] != "_":
+                kept.append("_")  # where a name stood: "put _ on" says the thing went on something
+            continue
+        if sum(1 for k in kept if k != "_") == ACTION_TEMPLATE_WORDS:
+            break
+        kept.append(w)
+    while kept and kept[-1] == "_":
+        kept.pop()
+    return " ".join(kept)
+
+
+def count_kind_action(counts: dict[tuple[str, str], int], kind: str, template: str) -> None:
+    """Count one more ``kind`` done by an action that reads ``template``, within the bounds (a template
+    equal to the kind says nothing new; a new pair past a bound is not kept)."""
+    if not template or template == kind:
+        return
+    if (kind, template) in counts:
+        counts[(kind, template)] += 1
+    elif len(counts) < MAX_KIND_ACTIONS and sum(1 for k, _ in counts if k == kind) < MAX_ACTIONS_PER_KIND:
+        counts[(kind, template)] = 1
 
 
 def build_step_batch(
@@ -186,6 +240,8 @@ def build_step_batch(
     for key in empty_vocab():
         vocab.setdefault(key, set())  # an episode written before a key existed
     previous_key = node_key("Step", step_uid(episode_id, so_far.last_t)) if so_far.last_t is not None else None
+    # (kind, action words) -> how many events of the kind an action of those words did
+    kind_actions: dict[tuple[str, str], int] = {(str(k), str(a)): int(n) for k, a, n in vocab.pop("kind_actions", set())}
 
     for step, vector in zip(steps, embeddings):
         uid = step_uid(episode_id, step.t)
@@ -200,6 +256,7 @@ def build_step_batch(
             "text": step_search_text(step),
             "payload": payload,
             "digest": hashlib.sha256(payload.encode("utf-8")).hexdigest()[:32],
+            "caption": step_caption(step.t, step.action),
             "embedding": np.asarray(vector, dtype=np.float32).tolist(),
         }
         nodes.append(NodeRow("Step", namespace, uid, props))
@@ -229,6 +286,7 @@ def build_step_batch(
             pair = (event.kind, event.obj)
             totals[pair] = totals.get(pair, 0) + 1
             vocab["event_pairs"].add(pair)
+            count_kind_action(kind_actions, event.kind, action_template(step.action, [event.obj, *step.objects]))
             if event.obj:
                 vocab["objects"].add(event.obj)
             event_uid = f"{uid}#{i}"
@@ -246,6 +304,7 @@ def build_step_batch(
                         "ordinal": totals[pair],
                         "t": step.t,
                         "i": i,  # position among the step's events: events order by (t, i)
+                        "caption": event_caption(event.kind, event.obj, totals[pair]),
                     },
                 )
             )
@@ -271,16 +330,19 @@ def build_step_batch(
                 change_props["before"] = before
             if after is not None:
                 change_props["after"] = after
+            change_props["caption"] = change_caption(name, before, after)
             nodes.append(NodeRow("Change", namespace, change, change_props))
             edges.append(EdgeRow("CHANGES", namespace, key, node_key("Change", change)))
         inventory = {name: count for name, count in step.inventory if count != 0}
         state = step.state_dict
 
+    vocab["kind_actions"] = {(k, a, n) for (k, a), n in kind_actions.items()}
     episode_props = {
         "kind": "trajectory",
+        "caption": episode_caption(episode_id, "trajectory"),
         "seq": so_far.seq,
         "last_t": steps[-1].t,
-        "vocab": json.dumps({k: sorted(map(list, v) if k in ("event_pairs", "state_values") else v) for k, v in vocab.items()}),
+        "vocab": json.dumps({k: sorted(map(list, v) if k in ("event_pairs", "state_values", "kind_actions") else v) for k, v in vocab.items()}),
         "totals": json.dumps(sorted([k, o, n] for (k, o), n in totals.items())),
         "last_gain": json.dumps(sorted(last_gain.items())),
         # JSON keeps each value's type (an int, a float, a bool, text), whichever store holds the node.
@@ -290,21 +352,21 @@ def build_step_batch(
     return WriteBatch((NodeRow("Episode", namespace, episode_id, episode_props), *nodes), tuple(edges))
 
 
-def episode_so_far(props: dict[str, Any] | None, seq: int = 0) -> EpisodeSoFar:
+def episode_so_far(episode: EpisodeRow | None, seq: int = 0) -> EpisodeSoFar:
     """Rebuild the writing state of an episode from its stored ``Episode`` node (None: a new episode,
     which takes place ``seq`` among its namespace's episodes).
 
     An Episode written before nodes carried ``last_inventory`` / ``last_state`` reads as an empty
     inventory and state: the first step appended to it records its whole inventory and state as changes.
     """
-    if props is None:
+    if episode is None:
         return EpisodeSoFar(False, seq, None, empty_vocab(), {}, {})
-    totals = {(k, o): int(n) for k, o, n in json.loads(props.get("totals", "[]"))}
-    last_gain = {item: int(t) for item, t in json.loads(props.get("last_gain", "[]"))}
-    vocab = json.loads(props.get("vocab", "{}")) or empty_vocab()
-    inventory = {str(item): int(count) for item, count in json.loads(props.get("last_inventory", "[]"))}
-    state = {str(name): value for name, value in json.loads(props.get("last_state", "[]"))}
-    return EpisodeSoFar(True, int(props.get("seq", 0)), props.get("last_t"), vocab, totals, last_gain, inventory, state)
+    totals = {(k, o): int(n) for k, o, n in json.loads(episode.totals or "[]")}
+    last_gain = {item: int(t) for item, t in json.loads(episode.last_gain or "[]")}
+    vocab = json.loads(episode.vocab or "{}") or empty_vocab()
+    inventory = {str(item): int(count) for item, count in json.loads(episode.last_inventory or "[]")}
+    state = {str(name): value for name, value in json.loads(episode.last_state or "[]")}
+    return EpisodeSoFar(True, episode.seq or 0, episode.last_t, vocab, totals, last_gain, inventory, state)
 
 
 def event_rows_by_unit(rows: Sequence[EventRow]) -> dict[str, list[EventRow]]:
