@@ -5,10 +5,10 @@
 
 Each suite (``benchmarks/suites/<name>.py``) writes its own agent's rollouts through the public record
 types and its own questions with gold answers and gold step ids (see ``benchmarks/suites/README.md``).
-``dev_*`` suites are the development set; ``dev2_*``, ``heldout_*``, ``heldout2_*`` and ``heldout3_*`` suites
-were written from the suite spec without the recall code as held-out sets, each measured once blind and then
-studied, so they are development data now; ``heldout4_*`` suites were written the same way afterwards and are
-the held-out set, reported apart and never tuned on. Every
+``dev_*`` suites are the development set; ``dev2_*`` and ``heldout_*`` to ``heldout4_*`` suites were written
+from the suite spec without the recall code as held-out sets, each measured blind and then studied, so they
+are development data now; ``heldout5_*`` suites were written the same way afterwards and are the held-out
+set, reported apart and never tuned on. Every
 episode goes into a namespace of its own through ``Memory.add_steps``; each question is asked with
 ``Memory.answer`` at the budget.
 
@@ -60,6 +60,9 @@ DEFAULT_SEEDS = {
     "heldout4_crafter": [7900, 7901, 7902],
     "heldout4_textworld": [8000, 8001, 8002],
     "heldout4_science": [8100, 8101, 8102],
+    "heldout5_crafter": [8200, 8201, 8202],
+    "heldout5_textworld": [8300, 8301, 8302],
+    "heldout5_science": [8400, 8401, 8402],
 }
 
 
