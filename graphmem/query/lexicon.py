@@ -404,12 +404,12 @@ class Lexicon:
                 return EventPattern(max(kinds, key=lambda k: len(words(k))), obj)
         return None
 
-    def _kind_similarities(self, text: str, pool: Sequence[str], typed_too: bool = True) -> list[float]:
-        """Similarity of ``text`` with each kind: the better of the kind's name and (``typed_too``) the
-        words the agent typed for it, those a little discounted so that a name said as well wins."""
+    def _kind_similarities(self, text: str, pool: Sequence[str]) -> list[float]:
+        """Similarity of ``text`` with each kind: the better of the kind's name and the words the agent
+        typed for it, those a little discounted so that a name said as well wins."""
         assert self.embed is not None
         scores = similarities(self.embed, text, list(pool))
-        typed = [(i, " ".join(words(a))) for i, k in enumerate(pool) for a in self.actions_of.get(k, ())] if typed_too else []
+        typed = [(i, " ".join(words(a))) for i, k in enumerate(pool) for a in self.actions_of.get(k, ())]
         if typed:
             for (i, _), score in zip(typed, similarities(self.embed, text, [a for _, a in typed])):
                 scores[i] = max(scores[i], score - TYPED_DISCOUNT)
