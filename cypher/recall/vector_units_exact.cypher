@@ -13,7 +13,7 @@
 // the Euclidean distance d to the question scaled alike ($scaled, whose squared length is $square) and
 // the code's stored squared length (`embedding_int8_sq`): cos = (sq + square - d^2) / (2 sqrt(sq square)),
 // since `vector.similarity.cosine` costs five times `vector.similarity.euclidean` (= 1 / (1 + d^2)) here.
-// A unit written before the codes is ranked by its float vector's cosine. The question's lists are
+// A unit without a code (a zero or non-finite vector, see int8_code) is ranked by its float vector's cosine. The question's lists are
 // converted once, not once per comparison.
 // Parameters: $namespace, $only: String or null, $embedding: [Float], $scaled: [Float], $square: Float, $cap,
 // $k, $shortlist (>= $k), $props: Boolean, $hidden: [String].

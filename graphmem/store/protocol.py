@@ -326,7 +326,7 @@ class TurnRow:
     """A stored dialogue Turn node: who said what, in which session (and where in the dialogue: ``seq``),
     when that session started and, when the text dates what it tells, the grounded event time (epoch
     seconds). ``payload`` is its context as JSON (participants, entities, locations, mentioned times,
-    keywords); ``box`` its topic box's key ("" when in no box, None for a turn written before turns kept it)."""
+    keywords); ``box`` its topic box's key ("" when in no box)."""
 
     key: str
     uid: str
@@ -364,8 +364,7 @@ class BoxRow:
 @dataclass(frozen=True)
 class EpisodeRow:
     """A stored Episode node: a trajectory's or a dialogue's place in its namespace (``seq``) and writing
-    state. A property the episode does not hold (the other kind's, or one written before graphmem kept
-    it) is None; the JSON texts are as the writers keep them (``graphmem.write.steps``, ``.turns``)."""
+    state. A property the episode does not hold (the other kind's) is None; the JSON texts are as the writers keep them (``graphmem.write.steps``, ``.turns``)."""
 
     key: str
     uid: str
@@ -453,8 +452,7 @@ class GraphStore(Protocol):
         """Step nodes of the episode at these indices, by index."""
 
     # The store-level operators of trajectory queries. Events are ordered by (t, i): the step, then the
-    # event's position among its step's events (events written before positions were stored have none
-    # and come after the positioned ones of their step, by key). Every window is lo <= t <= hi, a None
+    # event's position among its step's events. Every window is lo <= t <= hi, a None
     # side unbounded. An ordinal counts 1, 2, ... from the start and -1, -2, ... from the end of what
     # matches; 0 is a ValueError, and an ordinal beyond what matches finds None.
 

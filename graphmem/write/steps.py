@@ -237,8 +237,6 @@ def build_step_batch(
     inventory: dict[str, int] = dict(so_far.last_inventory)
     state: dict[str, Scalar] = dict(so_far.last_state)
     vocab = {k: {tuple(v) if isinstance(v, list) else v for v in vals} for k, vals in so_far.vocab.items()}
-    for key in empty_vocab():
-        vocab.setdefault(key, set())  # an episode written before a key existed
     previous_key = node_key("Step", step_uid(episode_id, so_far.last_t)) if so_far.last_t is not None else None
     # (kind, action words) -> how many events of the kind an action of those words did
     kind_actions: dict[tuple[str, str], int] = {(str(k), str(a)): int(n) for k, a, n in vocab.pop("kind_actions", set())}
@@ -354,11 +352,7 @@ def build_step_batch(
 
 def episode_so_far(episode: EpisodeRow | None, seq: int = 0) -> EpisodeSoFar:
     """Rebuild the writing state of an episode from its stored ``Episode`` node (None: a new episode,
-    which takes place ``seq`` among its namespace's episodes).
-
-    An Episode written before nodes carried ``last_inventory`` / ``last_state`` reads as an empty
-    inventory and state: the first step appended to it records its whole inventory and state as changes.
-    """
+    which takes place ``seq`` among its namespace's episodes)."""
     if episode is None:
         return EpisodeSoFar(False, seq, None, empty_vocab(), {}, {})
     totals = {(k, o): int(n) for k, o, n in json.loads(episode.totals or "[]")}

@@ -116,10 +116,10 @@ class DialogueSoFar:
     box_count: int
     last_box: str | None
     first_session_start: float | None = None
-    #: The longest session interval and turn event-time interval of the episode, in seconds (None: written
-    #: before graphmem kept them). Recall bounds its window reads with them (``units_in_window``).
-    longest_session: float | None = 0.0
-    longest_event: float | None = 0.0
+    #: The longest session interval and turn event-time interval of the episode, in seconds. Recall bounds
+    #: its window reads with them (``units_in_window``).
+    longest_session: float = 0.0
+    longest_event: float = 0.0
 
 
 def dialogue_so_far(episode: EpisodeRow | None, seq: int) -> DialogueSoFar:
@@ -139,8 +139,8 @@ def dialogue_so_far(episode: EpisodeRow | None, seq: int) -> DialogueSoFar:
         episode.box_count or 0,
         episode.last_box,
         episode.first_session_start,
-        episode.longest_session,
-        episode.longest_event,
+        episode.longest_session or 0.0,
+        episode.longest_event or 0.0,
     )
 
 
@@ -299,17 +299,13 @@ def build_session_batch(
                 edges.append(EdgeRow("IN_TRACE", namespace, ekey, node_key("Trace", assignment.trace_id), {"score": assignment.score}))
 
     last_turn = turns[-1].id
-    longest_session = so_far.longest_session
-    if longest_session is not None:
-        spans = [end - start]
-        if so_far.last_session_start is not None and not so_far.last_session_explicit_end:
-            spans.append(start - so_far.last_session_start)  # the previous session now ends here
-        longest_session = max([longest_session, *spans])
-    longest_event = so_far.longest_event
-    if longest_event is not None:
-        event_spans = [c.event_end.timestamp() - c.event_start.timestamp() for c in contexts
-                       if c.event_start is not None and c.event_end is not None]
-        longest_event = max([longest_event, *event_spans])
+    spans = [end - start]
+    if so_far.last_session_start is not None and not so_far.last_session_explicit_end:
+        spans.append(start - so_far.last_session_start)  # the previous session now ends here
+    longest_session = max([so_far.longest_session, *spans])
+    event_spans = [c.event_end.timestamp() - c.event_start.timestamp() for c in contexts
+                   if c.event_start is not None and c.event_end is not None]
+    longest_event = max([so_far.longest_event, *event_spans])
     episode_props = {
         "kind": "dialogue",
         "caption": episode_caption(episode_id, "dialogue"),
@@ -319,7 +315,6 @@ def build_session_batch(
         "last_session": session_id,
         "last_session_start": start,
         # The history's date range, kept here so that recall grounds frames without reading every session.
-        # (None for a dialogue written before graphmem kept it: recall then reads the sessions.)
         "first_session_start": so_far.first_session_start if so_far.exists else start,
         "last_session_end": end,
         "last_session_explicit_end": ended_at is not None,

@@ -27,8 +27,6 @@ from graphmem.store.protocol import (
     ChangeRow,
     EventRow,
     GraphStore,
-    NodeRow,
-    WriteBatch,
 )
 from graphmem.store.rows import read_episode
 from graphmem.write.steps import build_step_batch, episode_so_far, step_search_text
@@ -329,18 +327,6 @@ def test_rewriting_a_batch_changes_nothing(store, namespace):
     assert store.counts(namespace) == first
     assert store.find_change(namespace, EP, "inventory", "stone", "==", 0, 1).t == 4
     assert store.count_events(namespace, EP, None, None) == sum(len(s.events) for s in steps)
-
-
-def test_an_episode_written_before_change_tracking(store, namespace):
-    # An Episode node without last_inventory / last_state (an older graphmem's) reads as empty: the
-    # first step appended to it records its whole inventory and state as changes.
-    write(store, namespace, EP, [STEPS[:2]])
-    store.write(WriteBatch((NodeRow("Episode", namespace, EP, {"last_inventory": None, "last_state": None}),)))
-    episode = read_episode(store, namespace, EP)
-    assert episode is not None and episode.last_inventory is None and episode_so_far(episode).last_state == {}
-    write(store, namespace, EP, [STEPS[2:3]])
-    wood = store.find_change(namespace, EP, "inventory", "wood", ">=", 1, -1)
-    assert (wood.t, wood.before, wood.after) == (3, 0, 3)
 
 
 def test_events_keep_their_position(store, namespace, trajectory):

@@ -2,8 +2,7 @@
 
 A 5.26 vector query cannot filter by label, so a turn-only search through one index over all units had to
 fetch twice the neighbours in a namespace half made of steps. These tests check which index each search
-asks, how deep, and that a database written by an older graphmem (one ``unit_embedding`` index) is
-upgraded by ``ensure_schema``.
+asks and how deep.
 """
 
 from __future__ import annotations
@@ -74,7 +73,6 @@ def test_steps_turns_and_boxes_have_a_vector_index_each(neo4j_store: Neo4jStore)
     assert names["step_embedding"] == "Step:ONLINE"
     assert names["turn_embedding"] == "Turn:ONLINE"
     assert names["box_embedding"] == "Box:ONLINE"
-    assert "unit_embedding" not in names
 
 
 def test_each_kind_is_searched_in_its_own_index(neo4j_store: Neo4jStore, ns: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -124,25 +122,6 @@ def test_a_kind_the_namespace_lacks_is_asked_shallowly(neo4j_store: Neo4jStore, 
                [h.key for h in neo4j_store.vector(ns, unit_vector(7), 5, label="Step")]
     finally:
         neo4j_store.delete_namespace(other)
-
-
-def test_an_older_single_unit_index_is_dropped(neo4j_store: Neo4jStore, ns: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # A database written by graphmem before the split has one vector index named unit_embedding; opening
-    # it must leave the per-kind indexes online and drop that one. Here unit_embedding covers a throwaway
-    # label: over :Unit, Neo4j would populate it with every unit of the shared test database (the real
-    # upgrade of a 1M-unit database is measured in benchmarks/results/scale_one_1m_upgraded_d8de6f2.json).
-    monkeypatch.setattr(neo4j_module, "EXACT_CAP", 0)
-    neo4j_store.write(turns(ns, 10))
-    with neo4j_store.driver.session(database=neo4j_store.database) as session:
-        session.run("CREATE VECTOR INDEX unit_embedding IF NOT EXISTS FOR (n:ITestLegacyUnit) ON n.embedding OPTIONS {indexConfig: "
-                    "{`vector.dimensions`: 384, `vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}}").consume()
-        session.run("CALL db.awaitIndexes(300)").consume()
-    assert "unit_embedding" in index_names(neo4j_store)
-    neo4j_store.ensure_schema()
-    names = index_names(neo4j_store)
-    assert "unit_embedding" not in names
-    assert {names[n] for n in ("step_embedding", "turn_embedding", "box_embedding")} == {"Step:ONLINE", "Turn:ONLINE", "Box:ONLINE"}
-    assert neo4j_store.vector(ns, unit_vector(504), 1, label="Turn")[0].uid == "D1:4"
 
 
 def test_a_rare_kind_is_asked_no_deeper_than_a_first_search(neo4j_store: Neo4jStore, ns: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,7 +18,7 @@ from graphmem.recall.dialogue.lines import date_span, session_header, trim_turn,
 from graphmem.recall.dialogue.question import analyze_question, list_question, strip_names
 from graphmem.recall.dialogue.recall import recall_dialogue
 from graphmem.records import Turn
-from graphmem.store.protocol import EpisodeRow, TurnRow
+from graphmem.store.protocol import TurnRow
 from graphmem.store.rows import episode_row_of, read_turns
 from graphmem.tokens import count_tokens
 
@@ -178,29 +178,6 @@ def test_the_episode_keeps_the_history_range_and_each_turn_its_box(memory):
     assert episode.longest_session is not None and episode.longest_session == max(s.end - s.start for s in sessions) > 0
     spans = [t.event_end - t.event_start for t in turns.values() if t.event_start is not None and t.event_end is not None]
     assert spans and episode.longest_event == max(spans)
-
-
-@pytest.mark.parametrize("question", ["What did Ana do in December 2023?", "How long did the marathon take?"])
-def test_a_dialogue_written_without_range_or_turn_boxes_recalls_the_same(memory, question):
-    # Data written before the writer kept the history range on the episode and the box on each turn:
-    # recall reads the sessions and asks the graph for boxes instead, and ranks exactly the same.
-    expected = recall(memory, question)
-    graph = memory.store.graph
-    removed: dict[tuple[str, str], dict[str, object]] = {}
-    for node, props in graph.nodes(data=True):
-        if node[0] == NS and (props.get("label") in ("Episode", "Turn") or node[1].startswith(("episode:", "turn:"))):
-            taken = {k: props.pop(k) for k in ("first_session_start", "last_session_end", "box", "longest_session", "longest_event")
-                     if k in props}
-            if taken:
-                removed[node] = taken
-    assert removed
-    try:
-        old = recall(memory, question)
-    finally:
-        for node, taken in removed.items():
-            graph.nodes[node].update(taken)
-    assert old.ranking == expected.ranking
-    assert old.evidence == expected.evidence
 
 
 def test_no_history_gives_empty_evidence():
@@ -448,13 +425,6 @@ def test_the_episode_keeps_upper_bounds_of_session_and_event_intervals():
         episode = next(row for row in batch.nodes if row.label == "Episode")
         assert (episode.props["longest_session"], episode.props["longest_event"]) == want
         so_far = dialogue_so_far(episode_row_of(episode), 0)
-    # An episode written before graphmem kept the bounds stays unknown (recall then reads unbounded).
-    old = dialogue_so_far(EpisodeRow("episode:dialogue", "dialogue", "dialogue", session_count=1, last_session="s0",
-                                     last_session_start=0.0), 0)
-    batch = build_session_batch("ns", "dialogue", "s9", [Turn("s9:0", "Ana", "hi")], base, None, [TurnContext((), (), (), (), None, None, ())],
-                                np.zeros((1, 384), dtype=np.float32), [], old, "d", ["Ana"])
-    episode = next(row for row in batch.nodes if row.label == "Episode")
-    assert episode.props["longest_session"] is None and episode.props["longest_event"] is None
 
 
 def test_a_dialogue_without_boxes_asks_for_none(memory, monkeypatch):

@@ -105,11 +105,6 @@ def content_scores(
     if unread:
         nodes.update(read_turns(store, namespace, unread))
     box_of = {key: turn.box for key, turn in nodes.items() if turn.box}
-    if use_boxes:
-        # Turns written before graphmem kept their box on the turn: ask the graph.
-        unknown = [k for k in nodes if k not in box_of and nodes[k].box is None and k.startswith(_TURN_PREFIX)]
-        if unknown:
-            box_of.update(store.boxes_of(namespace, unknown))
 
     scores: dict[str, float] = {}
     for key in candidates:

@@ -47,39 +47,24 @@ class DialogueRecall:
     uids: tuple[str, ...] = ()
 
 
-def history_range(store: GraphStore, namespace: str, episodes: Sequence[EpisodeRow]) -> tuple[datetime, datetime] | None:
-    """The dialogue history's first session start and last session end.
-
-    The writer keeps both on each dialogue ``Episode``; a dialogue written before it did is read from
-    its sessions instead.
-    """
-    dialogues = [e for e in episodes if e.kind == "dialogue"]
-    if not dialogues:
+def history_range(episodes: Sequence[EpisodeRow]) -> tuple[datetime, datetime] | None:
+    """The dialogue history's first session start and last session end, as the writer keeps them on each
+    dialogue ``Episode``."""
+    starts = [e.first_session_start for e in episodes if e.kind == "dialogue" and e.first_session_start is not None]
+    ends = [e.last_session_end for e in episodes if e.kind == "dialogue" and e.last_session_end is not None]
+    if not starts or not ends:
         return None
-    starts = [e.first_session_start for e in dialogues if e.first_session_start is not None]
-    ends = [e.last_session_end for e in dialogues if e.last_session_end is not None]
-    if len(starts) == len(ends) == len(dialogues):
-        first, last = min(starts), max(ends)
-    else:
-        sessions = store.sessions(namespace)
-        if not sessions:
-            return None
-        first, last = min(s.start for s in sessions), max(s.end for s in sessions)
-    return datetime.fromtimestamp(first, tz=UTC), datetime.fromtimestamp(last, tz=UTC)
+    return datetime.fromtimestamp(min(starts), tz=UTC), datetime.fromtimestamp(max(ends), tz=UTC)
 
 
 def longest(values: Sequence[float | None]) -> float | None:
     """The longest session (the dialogue episodes' ``longest_session``) or event time (``longest_event``):
-    bounds the window reads (``GraphStore.units_in_window``); None when one of them was written before
-    graphmem kept it.
+    bounds the window reads (``GraphStore.units_in_window``); None when there is none.
 
-    >>> longest([3.0, 5.0]), longest([3.0, None]), longest([])
-    (5.0, None, None)
+    >>> longest([3.0, 5.0]), longest([])
+    (5.0, None)
     """
-    known = [v for v in values if v is not None]
-    if not values or len(known) < len(values):
-        return None
-    return max(known)
+    return max((v for v in values if v is not None), default=None)
 
 
 @dataclass(frozen=True)
@@ -137,7 +122,7 @@ def recall_dialogue(
         raise ValueError(f"context must be 'compact' or 'full', got {context!r}")
     if episodes is None:
         episodes = store.episode_nodes(namespace, kind="dialogue")
-    history = history_range(store, namespace, episodes)
+    history = history_range(episodes)
     if history is None:
         return DialogueRecall(pack([], budget), None, ())
     hist_start, hist_end = history
