@@ -103,12 +103,20 @@ def stated_condition(text: str, lex: Lexicon) -> Stated | None:
             if re.match(r"\s*or (?:fewer|less|lower)\b", after):
                 cmp = "<="
             return Stated(Condition("inventory", item, cmp, _number(m.group(2))), True)  # type: ignore[arg-type]
+        state = lex.name(words(m.group(3))[:3], lex.numeric_states, fuzzy=False)
+        if state:  # "when did I last have 9 health": a level the agent had, not a count of things held
+            at_least = bool(m.group(1)) and m.group(1).startswith("at least")
+            return Stated(Condition("state", state, ">=" if at_least else "==", _number(m.group(2))), True)
     m = _HAD_DONE_N.search(text)
     if m and lex.numeric_states:
         state = lex.name(words(f"{m.group(4)} {m.group(1)}"), lex.numeric_states, loose=True)
         if state:
             exact = bool(m.group(2)) and not m.group(2).startswith("at least")
             return Stated(Condition("state", state, "==" if exact else ">=", _number(m.group(3))), True)
+    m = re.search(r"\bwith (?:the |a |an |my |our |its |their |your )?(.+?) (?:still )?(?:in|on) (?:my|our|your|its|their|the agent's|the) (?:inventory|bag|backpack|hands?|pockets?|possession)\b", text)
+    held_item = lex.name(words(m.group(1)), lex.items, fuzzy=False) if m else None
+    if held_item:  # "the final step with the keycard in my inventory"
+        return Stated(Condition("inventory", held_item, ">=", 1), True)
     m = re.search(r"\b(?:still )?(?:had|have|has|held|holding|carried|carrying|owned|possessed)\s+(?:the |a |an |my |our |any |some )(.+)$|\b(?:the |a |an |my |our )?(.+?) (?:was|were|is) (?:still )?in (?:my|our|the|its|their|your) (?:inventory|bag|hands?|possession)\b", text)
     if m and not re.search(rf"{_NUM}", m.group(0)):
         held = m.group(1) or m.group(2) or ""

@@ -64,6 +64,8 @@ _ANAPHORA = re.compile(r"^(?:(?:i|we|you|he|she|it|they|the agent|the player) )?
 _LEAD = re.compile(r"^(?:,\s*)?(?:and |that |then |the |a |an |my |our |your |its |their |when |whenever |as |once |while |upon |at |on |in |of |it |did |was |were |had |have |has )+")
 _AFTER = r"(?:after|following|since|later than|past|subsequent to|once)"
 _BEFORE = r"(?:before|prior to|preceding|earlier than|ahead of|until|till)"
+#: "it"/"them" as an object: after a verb, at the end or before a particle or preposition.
+_OBJECT_PRONOUN = re.compile(r"(\b[a-z]+ )(?:it|them)\b(?= *$| *[,.;]| (?:on|in|into|onto|down|up|off|out|again|for|to|at|with|from|back|away|over)\b)")
 _STEP_ONLY = re.compile(r"^(?:the )?(?:step|index) (\d+)$|^(\d+)$")
 
 
@@ -203,6 +205,14 @@ class _Compiler:
         both = self.two_anchors(re.sub(r",\s+or\b", " or", body.strip(" ,")), "or")
         return WhichFirst(*both) if both is not None else None
 
+    def antecedent(self, text: str, first: Anchor | None) -> str:
+        """``text`` with an object pronoun ("beating it", "dropped it on the floor") replaced by the
+        object of the first anchor's event, which is what it refers to; a subject "it" stays."""
+        if not isinstance(first, Occurrence) or not first.pattern.obj or first.pattern.obj not in self.lex.names:
+            return text
+        token = f"nameref{self.lex.names.index(first.pattern.obj)}"
+        return _OBJECT_PRONOUN.sub(lambda m: f"{m.group(1)}{token}", text)
+
     def two_anchors(self, text: str, separator: str) -> tuple[Anchor, Anchor] | None:
         """Two anchors joined by ``separator`` ("from A to B", "between A and B"), split at the first
         occurrence of the separator at which both sides read as anchors."""
@@ -218,7 +228,7 @@ class _Compiler:
                 # "from my first X to doing it again": the same event, its next (or named) occurrence
                 nth = _ordinal(again.group(0)) if ORDINAL_TOKEN.search(again.group(0)) else (a.ordinal + 1 if a.ordinal > 0 else 2)
                 return a, Occurrence(a.pattern, nth or 2, a.window)
-            b = self.anchor(right)
+            b = self.anchor(self.antecedent(right, a))
             ordinal = re.fullmatch(r"\s*(?:the |my |our |its |their )?(ord_m?\d+)(?: time| occasion| one)?\s*", right)
             if b is None and ordinal and isinstance(a, Occurrence):
                 b = Occurrence(a.pattern, _ordinal(ordinal.group(1)) or 1, a.window)  # "... to the third time"
@@ -231,7 +241,7 @@ class _Compiler:
         if m:
             b, a = self.anchor(m.group(1)), self.anchor(m.group(3))
             return Distance(a, b) if a is not None and b is not None else None
-        if re.search(r"\b(?:gap|difference|distance|separation|interval|span)\b.*\bbetween\b", s) and not re.search(r"\bhow many times\b", s):
+        if re.search(rf"\b(?:gap|difference|distance|separation|interval|span|number of {UNIT})\b.*\bbetween\b", s) and not re.search(r"\bhow many times\b", s):
             m = re.search(r"\bbetween (.+)$", s)
             both = self.two_anchors(m.group(1), "and") if m else None
             if both is not None:
@@ -256,18 +266,18 @@ class _Compiler:
             b = self.anchor(m.group(2))
             return Distance(a, b) if b is not None else None
         # "how long was it until I next Y after X"
-        m = re.search(rf"\bhow (?:long|many {UNIT}|much time)(?: (?:was it|did it take|passed|elapsed|went by))?(?: {SUBJECT})? (?:until|till|before) (.+?) (after|since|following) (.+)$", s)
+        m = re.search(rf"\bhow (?:long|many {UNIT}|much time)(?: (?:was it|did it take|passed|elapsed|went by))?(?: {SUBJECT})? (?:until|till|before) (.+?) (after|since|following|once) (.+)$", s)
         if m:
             a = self.anchor(m.group(3))
-            pattern = self.pattern(m.group(1))
+            pattern = self.pattern(self.antecedent(m.group(1), a))
             if a is None or pattern is None:
                 return None
             return Distance(a, Occurrence(pattern, _ordinal(m.group(1)) or 1, Window(start=a, include_start=False)))
         # "how far apart were A and B"
-        m = re.search(rf"\bhow (?:far apart|many {UNIT} apart)\b(?:,? in {UNIT},?)?(?: (?:were|was|are|is))? (.+?) and (?=(?:the|my|our|its|their|when|step|i|we|you)\b)(.+)$", s)
+        m = re.search(rf"\bhow (?:far apart|many {UNIT} apart)\b(?:,? in {UNIT},?)?(?: (?:were|was|are|is))? (.+)$", s)
         if m:
-            a, b = self.anchor(m.group(1)), self.anchor(m.group(2))
-            return Distance(a, b) if a is not None and b is not None else None
+            both = self.two_anchors(m.group(1), "and")
+            return Distance(*both) if both is not None else None
         # "how many steps after A came B"
         m = re.search(rf"\bhow (?:long|many {UNIT}|much time) (after|before)\s+(.+?)\s+(?:came|was|happened|occurred|did)\s+(?:the |my |our |its )?(ord_m?\d+ (?:time|occasion) .+)$", s)
         if m:
@@ -278,7 +288,7 @@ class _Compiler:
         m = re.search(rf"\bhow (?:long|many {UNIT}|much time) (after|before)\s+(.+?)\s+(?:did|do|does|was|were|had|would)\s+{SUBJECT}\s+(.+)$", s)
         if m:
             a = self.anchor(m.group(2))
-            pattern = self.pattern(m.group(3))
+            pattern = self.pattern(self.antecedent(m.group(3), a))
             if a is None or pattern is None:
                 return None
             after = m.group(1) == "after"
@@ -349,10 +359,13 @@ class _Compiler:
 
     def listing(self, s: str) -> Query | None:
         m = re.match(rf"^(?:(?:what|which)(?: (?:things|items|objects|stuff|(?:kinds?|types?|sorts?) of [a-z]+|all|else|[a-z]+s(?: (?:or|and) [a-z]+s)?))?|list(?: everything| all(?: the)?(?: things| items)?)?(?: that)?)\s+(?:did|have|had|has|do|does)\s+{SUBJECT}\s+(.+)$", s) or re.match(rf"^(?:(?:which|what) (?:things|items|objects|stuff|places|rooms|areas)|list(?: everything| all| the \w+)?(?: that)?)\s+{SUBJECT}\s+(.+)$", s)
-        if not m or re.search(r"\bord_|\bdo\b|\bdoing\b|\bhave\b|\bhad\b|\bhold|\bheld\b|\bcarr(?:y|ied)\b|\bowned\b|\bsee\b|\bface\b|\bfacing\b|\bnotice|\bobserve", m.group(1).split(" between ")[0].split(" after ")[0].split(" before ")[0]):
+        if not m or re.search(r"\bord_|\bdo\b|\bdoing\b|\bhave\b|\bhad\b|\bhold|\bheld\b|\bcarr(?:y|ied|ying)\b|\bowned\b|\bsee\b|\bface\b|\bfacing\b|\bnotice|\bobserve", m.group(1).split(" between ")[0].split(" after ")[0].split(" before ")[0]):
             return None
         hw = self._head_and_window(s, r"^")
-        if hw is None or hw[1] is None:
+        # Without a window only a question that says it wants several things lists the whole episode:
+        # "list the items I crafted", "which tools did we make"; "what did I craft" may ask one.
+        plural = re.match(r"^(?:list\b|(?:which|what) (?:[a-z]+ )?[a-z]+s (?:did|have|had|has|do|does)\b|(?:which|what) (?:things|items|objects|stuff)\b)", s)
+        if hw is None or (hw[1] is None and not plural):
             return None
         head, window = hw
         verb_words = [w for w in words(head) if w not in ("list", "things", "items", "objects", "everything", "what", "which", "name")]
@@ -362,7 +375,7 @@ class _Compiler:
         return ListEvents(EventPattern(pattern.kind, None), window)
 
     def read(self, s: str) -> Query | None:
-        s = re.sub(r"\b(?:the|my|our|its|their) ord_m1 (?:step|move|turn)\b(?! (?:at which|in which|on which|where|when|that|while|during which|spent|the|my|our|its|their|your|i|we|you|he|she|it|they)\b)", f"step {self.last_t}", s)
+        s = re.sub(r"\b(?:the|my|our|its|their) ord_m1 (?:step|move|turn)\b(?! (?:at which|in which|on which|where|when|that|while|with|during which|spent|the|my|our|its|their|your|i|we|you|he|she|it|they)\b)", f"step {self.last_t}", s)
         m = re.match(r"^what (?:was|were|is) (?:my|our|its|their|the agent's|your|the) ord_m1 (.+)$", s)
         if m and not re.search(r"\b(?:time|occasion|moment|step|move|turn|point|instance)\b|\b(?:when|where|which|that|after|before)\b", m.group(1)):
             s = f"what was the {m.group(1)} at step {self.last_t}"  # "what was my final health?"
@@ -386,7 +399,7 @@ class _Compiler:
             rf"|(?:\b(before|prior to|preceding)\s)"
             rf"|(?:\b(?:the |my |our |its |their )?(?=ord_m?\d+ (?:time|occasion|instance)\b))"
             rf"|(?:\b(?:(?:at|on|in|during) )?the (?:step|moment|time|point|turn|move) (?:where|when|at which|in which|on which|by which|that|while|during which)\s)"
-            rf"|(?:\b(?:(?:at|on|in|during) )?the (?=ord_m?\d+ (?:step|moment|point|turn|move) (?:(?:where|when|at which|in which|on which|by which|that|while|during which)\b|(?:the|my|our|its|their|your|i|we|you|he|she|it|they) )))"
+            rf"|(?:\b(?:(?:at|on|in|during) )?the (?=ord_m?\d+ (?:step|moment|point|turn|move) (?:(?:where|when|at which|in which|on which|by which|that|while|during which|with)\b|(?:the|my|our|its|their|your|i|we|you|he|she|it|they) )))"
             rf"|(?:\b(?:when|whenever|as soon as|at the moment|the moment|at the time|while|upon|at the point)\s)"
             rf"|(?:\b(?:at|on|in|during|by|for|as of) (?=step \d+))",
             s[6:] if s.startswith("when ") else s,
@@ -476,7 +489,8 @@ def compile_question(question: str, lexicon: Lexicon, last_t: int) -> Query | No
         return None
     try:
         marked = lexicon.mark_quoted(mark_state_values(question[:MAX_CHARS], lexicon))
-        return _Compiler(lexicon, last_t).compile(main_clause_first(unheld_subjects(normalize(names_as_agent(marked, lexicon)), lexicon)))
+        return _Compiler(lexicon, last_t).compile(
+            main_clause_first(unheld_subjects(lexicon.mark_worded(normalize(names_as_agent(marked, lexicon))), lexicon)))
     except (QueryError, ValueError, IndexError, re.error) as exc:
         logger.debug("could not compile %r: %s", question[:200], exc)
         return None

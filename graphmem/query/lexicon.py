@@ -48,6 +48,7 @@ from graphmem.query.wordforms import (
     morph_forms,
     name_forms,
     name_words,
+    near,
     nounish,
     phrase_words,
     said_outside,
@@ -64,6 +65,16 @@ _NAMEREF = re.compile(r"nameref(\d+)")
 #: An action's words say a kind when at least this share of the events they did were of that kind (the
 #: rest are what followed from the action at the same step: a score, a task begun).
 OWN_ACTION_SHARE = 0.8
+#: Verbs of coming to have and of ceasing to have something (general English): which way an event
+#: moved the count of what it names.
+_GETTING = frozenset({"get", "obtain", "gain", "gather", "collect", "find", "receive", "acquire", "earn", "pick", "take",
+                      "grab", "fetch", "harvest", "procure", "secure", "win", "loot", "scavenge"})
+_LOSING = frozenset({"lose", "spend", "use", "consume", "give", "drop", "discard", "sacrifice", "expend", "burn", "waste"})
+#: Verbs and particles of a value going up or down (general English).
+_RAISING = frozenset({"raise", "increase", "boost", "improve", "rise", "up", "grow", "gain", "earn", "lift", "bump", "push", "climb"})
+_LOWERING = frozenset({"lose", "lower", "decrease", "reduce", "drop", "down", "fall", "shrink", "sink", "dip", "decline", "drain"})
+#: A kind says "raised my score" when at least this share of its steps that moved the score raised it.
+MOVING_SHARE = 0.8
 #: How much less a phrase's similarity to a kind's typed words counts than to the kind's name.
 TYPED_DISCOUNT = 0.05
 #: Prepositions of where a thing was put, grouped by the relation they say (on a surface, into a holder,
@@ -86,6 +97,10 @@ class Lexicon:
     flags: frozenset[str] = frozenset()
     #: (kind, action words, times): how the agent's actions said each kind ("teleport to" for "warp to")
     kind_actions: frozenset[tuple[str, str, int]] = frozenset()
+    #: (kind, object, gains, losses): how often an event's step raised or lowered its object's count
+    pair_effects: frozenset[tuple[str, str, int, int]] = frozenset()
+    #: (kind, state name, rises, falls): how often a step of that kind raised or lowered a numeric state
+    state_effects: frozenset[tuple[str, str, int, int]] = frozenset()
     aliases: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
     embed: Embed | None = field(default=None, compare=False, hash=False, repr=False)
 
@@ -145,6 +160,21 @@ class Lexicon:
             text = said.sub(functools.partial(_ordinal_or_name, token=f"nameref{i}"), text)
         return text
 
+    def mark_worded(self, text: str) -> str:
+        """An event object named with a word the questions use for themselves ("level 5", "point of
+        entry"), said as stored in the normalized question, becomes its ``nameref<i>`` token: its words
+        would otherwise be read as question words."""
+        index = {name: i for i, name in enumerate(self.names)}
+        for name in sorted(self._worded_objects, key=lambda n: (-len(n), n)):
+            text = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", f"nameref{index[name]}", text)
+        return text
+
+    @functools.cached_property
+    def _worded_objects(self) -> tuple[str, ...]:
+        """Event objects of several words of which one is a word of the questions' own vocabulary."""
+        return tuple(sorted({o for _, o in self.pairs if len(words(o)) > 1 and any(w in FUNCTION_WORDS for w in words(o))
+                             and not all(w in FUNCTION_WORDS for w in words(o))}))
+
     def _named(self, token: str) -> str | None:
         m = _NAMEREF.fullmatch(token)
         return self.names[int(m.group(1))] if m and int(m.group(1)) < len(self.names) else None
@@ -171,7 +201,7 @@ class Lexicon:
             best: tuple[int, tuple[bool, int], str] | None = None
             for name in sorted(names):
                 nw = words(name)
-                if nw and covers(nw, qforms, strict) == 1.0 and contiguous(nw, tokens, strict):
+                if nw and covers(nw, qforms, strict) == 1.0 and (contiguous(nw, tokens, strict) or (len(nw) > 1 and near(nw, tokens, strict))):
                     # the longest name, and of equal ones the head of the phrase: the last said before any
                     # "of" ("the task score" is the score, "the move count of the game" the moves)
                     at = max((i for i, f in enumerate(qforms) if nw[-1] in f or (morph_forms(nw[-1]) & f)), default=-1)
@@ -227,13 +257,16 @@ class Lexicon:
             pool = sorted({k for k, o in self.pairs if o == quoted_obj})
             rest_content = name_words(rest)
             return EventPattern(self._kind(rest_content, pool, [forms(w) for w in rest_content], force=True, obj=quoted_obj, phrase=rest), quoted_obj)
-        tokens = words(active_voice(" ".join(self._expand(tokens))))
+        tokens = self._without_instrument(words(active_voice(" ".join(self._expand(tokens)))))
         content = name_words(tokens)
         if not content_words(content):
             return None
         possessed = self._possessed(tokens)
         if possessed is not None:
             return possessed
+        moving = self._state_moving(tokens)
+        if moving is not None:
+            return moving
         # A stored name with a number in it ("drawer 4", "BUG-276") is only ever the one the words number.
         numbers = [w for w in content if w.isdigit()]
         pairs = frozenset((k, o) for k, o in self.pairs if not numbers or digits_agree(o, numbers))
@@ -251,6 +284,15 @@ class Lexicon:
                 return covers(_said_words(p[0]), strict_forms, True) == 1.0 and contiguous(words(p[1]), content, True)
 
             k, o = max(both, key=lambda p: (said_as_written(p), len(words(p[0])) + len(words(p[1])), len(words(p[1])), p))
+            alternative = re.search(rf"\bor\s+(?:a |an |any |some )?(?:[a-z]+\s+)?({'|'.join(map(re.escape, sorted(CATEGORY_NOUNS)))})\b", " ".join(tokens))
+            if alternative and singular(alternative.group(1)) not in {o2 for _, o2 in self.pairs}:
+                return EventPattern(k, None)  # "opened a door or container": whatever was opened
+            kind_forms = set().union(*(forms(w) for w in words(k)))
+            longer = [x for x in {o2 for _, o2 in self.pairs if o2} if len(words(x)) > len(words(o)) and set(words(o)) <= set(words(x))
+                      and contiguous(words(x), content, True)
+                      and not any(forms(w) & kind_forms for w in words(x) if w not in words(o))]
+            if longer:  # "unlocked the formless locker" is not the "locker" unlocked, whatever was done to it
+                return EventPattern(k, max(longer, key=lambda x: (len(words(x)), x)))
             return EventPattern(k, o)
         objects = {o for _, o in self.pairs if o}
         all_forms = [forms(w) for w in tokens]
@@ -316,7 +358,22 @@ class Lexicon:
                 if o and o in self.regions:
                     by_kind[k] = by_kind.get(k, 0) + 1
             if by_kind:
-                return EventPattern(max(sorted(by_kind), key=lambda k: by_kind[k]), None)
+                most = max(by_kind.values())
+                near_most = sorted(k for k, n in by_kind.items() if n >= most / 2)
+                verbs = [w for w in content if w not in LIGHT_VERBS and w != nouns[-1]]
+                by_particle = [k for k in near_most if {w for w in words(k) if w in PARTICLES} & set(tokens)]
+                if len(by_particle) == 1:  # "went into a room" is the kind said "into"
+                    near_most = by_particle
+                chosen = self._kind(verbs, near_most, [forms(w) for w in verbs], force=True, phrase=tokens) if len(near_most) > 1 and verbs else None
+                chosen = chosen or (near_most[0] if len(near_most) == 1 else None)
+                return EventPattern(chosen or max(sorted(by_kind), key=lambda k: by_kind[k]), None)
+        spoken = " ".join(tokens)
+        category = next((n for n in nouns if n in CATEGORY_NOUNS and singular(n) not in objects and re.search(
+            rf"\b(?:a|an|another|any|some|one|each|every|or)\s+(?:[a-z]+\s+)?{re.escape(n)}\b", spoken)), None)
+        if named_kind is not None and category is not None and (
+                obj is None or re.search(rf"\bor\s+(?:a |an |any |some )?(?:[a-z]+\s+)?{re.escape(category)}\b", spoken)):
+            return EventPattern(named_kind, None)  # "charted a new room", "opened a door or container": any
+        modifier = nouns[-2] if len(nouns) > 1 and nouns[-1] in CATEGORY_NOUNS and nouns[-2] not in CATEGORY_NOUNS else None
         if obj is None and nouns and nouns[-1] in CATEGORY_NOUNS and nouns[-1] not in stored_words:
             kind = named_kind or self._kind([w for w in content if w not in LIGHT_VERBS and w not in CATEGORY_NOUNS], list(self.kinds), qforms, phrase=tokens)
             if kind is None and self.embed is not None and self.pairs:
@@ -324,7 +381,9 @@ class Lexicon:
                 scores = similarities(self.embed, " ".join(phrase_words(tokens)), [f"{k} {o}".strip() for k, o in ranked])
                 kind = ranked[int(np.argmax(scores))][0] if max(scores) >= MIN_LEAD_SIMILARITY else None
             if kind is not None:
-                return EventPattern(kind, None)
+                # "a fruit meal" when no fruit was ever eaten names no meal the memory holds
+                unheld_modifier = modifier is not None and modifier not in stored_words
+                return EventPattern(kind, singular(modifier) if unheld_modifier and modifier else None)
         for noun in reversed(nouns) if obj is None else ():
             shared = {k for k, o in self.pairs if o and noun in words(o)}
             heads = {o for k, o in self.pairs if o and noun in words(o)}
@@ -348,6 +407,13 @@ class Lexicon:
                 if takes_objects and covers(words(named_kind), as_written, strict=True) == 1.0:
                     return EventPattern(named_kind, obj)
                 named_kind = None  # only a synonym of the verb: the object's own kinds decide
+            if named_kind is None and len(kinds_with_obj) > 1:
+                # "got wood", "used up a stone": of the object's kinds, those that brought it or took it
+                moved = self._kinds_moving(obj, kinds_with_obj, tokens)
+                if len(moved) == 1:
+                    return EventPattern(moved[0], obj)
+                if moved:
+                    kinds_with_obj = moved
             kind = named_kind or self._kind(rest, kinds_with_obj, [forms(w) for w in rest], force=True, obj=obj, phrase=tokens)
             return EventPattern(kind, obj)
         kind = named_kind or self._kind([w for w in content if w not in LIGHT_VERBS], list(self.kinds), qforms, phrase=tokens)
@@ -362,6 +428,9 @@ class Lexicon:
             return EventPattern(kind, None)
         if self.embed is None:
             return None
+        unheld = [w for w in nouns if not any(forms(w) & name_forms(o) for o in objects)]
+        if unheld and not re.search(r"\b(?:any|anything|something|some)\b", " ".join(tokens)):
+            return None  # "find a diamond" when no diamond was ever seen: no other event is that
         pool = sorted(f"{k} {o}".strip() for k, o in self.pairs)
         scores = similarities(self.embed, " ".join(phrase_words(tokens)), pool)
         if not scores:
@@ -374,6 +443,47 @@ class Lexicon:
             if f"{k} {o}".strip() == label:
                 return EventPattern(k, o or None)
         return None
+
+    def _without_instrument(self, tokens: list[str]) -> list[str]:
+        """The words without a "with ..." phrase of what it was done with ("mined stone with the pickaxe",
+        "locked the safe with its key") when the words before it already name a stored object and no
+        kind of the memory was typed with "with" ("combine _ with")."""
+        if "with" not in tokens or any("with" in words(a) for acts in self.actions_of.values() for a in acts):
+            return tokens
+        head = tokens[: tokens.index("with")]
+        objects = {o for _, o in self.pairs if o}
+        return head if longest_name(objects, name_words(head), strict=True) is not None else tokens
+
+    def _state_moving(self, tokens: Sequence[str]) -> EventPattern | None:
+        """ "raised my score", "lost health", "my energy went down": the kind whose steps (nearly) always
+        moved that numeric state that way, when the words name the state, a way and no stored kind."""
+        said = set().union(*(morph_forms(w) for w in tokens)) if tokens else set()
+        up, down = bool(said & _RAISING), bool(said & _LOWERING)
+        if up == down or not self.state_effects or any(covers(words(k), [forms(w) for w in tokens]) == 1.0 for k in self.kinds):
+            return None
+        state = self.name([w for w in tokens if w not in _RAISING | _LOWERING], {n for _, n, _, _ in self.state_effects}, fuzzy=False)
+        if state is None or any(o and contiguous(words(o), list(tokens), True) for _, o in self.pairs):
+            return None
+        share = {k: (r if up else f) for k, n, r, f in self.state_effects if n == state}
+        moved = sorted(share, key=lambda k: (-share[k], k))
+        if not moved or share[moved[0]] == 0:
+            return None
+        kind_events = {k: r + f for k, n, r, f in self.state_effects if n == state}
+        best = moved[0]
+        if share[best] < MOVING_SHARE * kind_events[best] or (len(moved) > 1 and share[moved[1]] >= share[best]):
+            return None
+        return EventPattern(best, None)
+
+    def _kinds_moving(self, obj: str, pool: Sequence[str], tokens: Sequence[str]) -> list[str]:
+        """The kinds of ``pool`` whose events mostly raised (a verb of getting: "got", "found") or
+        lowered (of losing: "lost", "used up") the count of ``obj``, by what the memory saw; [] when the
+        words say neither or the memory never saw the object's count move."""
+        said = set().union(*(morph_forms(w) for w in tokens)) if tokens else set()
+        direction = 0 if (said & _GETTING) and (said & _LOSING) else 1 if said & _GETTING else -1 if said & _LOSING else 0
+        if direction == 0:
+            return []
+        effects = {k: (g, lo) for k, o, g, lo in self.pair_effects if o == obj and k in pool}
+        return sorted(k for k, (g, lo) in effects.items() if (g > lo if direction > 0 else lo > g))
 
     def unheard(self, tokens: Sequence[str]) -> EventPattern | None:
         """An event the memory holds nothing like ("did I unlock the portmanteau" when nothing was ever

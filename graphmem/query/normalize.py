@@ -85,6 +85,7 @@ def normalize(question: str) -> str:
     s = re.sub(r"\bby the (?:very )?(?:end|close) of (?:the )?(step #?\d+)\b", r"by \1", s)
     s = re.sub(r"\b(?:during|in|on|at) (?:the )?(?:time )?step (?=#?\d)", "at step ", s)
     s = re.sub(r"[\u2013\u2014]|\s-\s", ", ", s)
+    s = re.sub(r"(^|, )(?:please |can you |could you |would you )?(?:tell me|show me|let me know|i want to know|i'd like to know) (?=(?:where|when|what|which|how|who)\b)", r"\1", s)
     s = re.sub(r"(^|, )(?:please |can you |could you |would you )?(?:tell me|give me|give|say|report|state|show me|let me know|i want to know|i'd like to know|(?:name|identify|find)(?= the (?:step|time|moment|number)\b))\s+(?:the |my |our |its |your )?(?:the |my |our |its |your )?", r"\1what was the ", s)
     s = re.sub(r"^(?:name|list) (?:everything|all)\s*[,:]\s*", "", s)
     s = re.sub(r"^(?:name|list|enumerate) (?:the |all (?:the )?|every )?(?!events\b)([a-z]+s) (?:that (?:were |was )?)?([a-z]+ed)\b", r"what things did i \2 \1", s)
@@ -114,6 +115,10 @@ def normalize(question: str) -> str:
     s = re.sub(r"\band including\b|\b(?:both )?inclusive(?:ly)?\b|\b(?:both )?ends included\b", "", s)
     s = re.sub(r"\b(?:time[ -]?step|timestep|tick|turn number|move number|step number|step no\.?)\s*#?\s*(?=\d)", "step ", s)
     s = re.sub(r"\bt\s*=\s*(?=\d)", "step ", s)
+    s = re.sub(r"\b(step #?\s*\d+) (?:of|in|into) (?:the|this|my|our|your|its|their) (?:run|episode|game|trajectory|session|playthrough|rollout)\b", r"\1", s)
+    # undoing a lock is unlocking: "undid the lock on the locker", "undo the lock of the chest"
+    s = re.sub(r"\b(undo|undoes|undid|undone|undoing) (?:the |its |a )?lock (?:on|of)\b",
+               lambda m: {"undo": "unlock", "undoes": "unlocks", "undid": "unlocked", "undone": "unlocked", "undoing": "unlocking"}[m.group(1)], s)
     s = re.sub(r"\bstep\s*#\s*(?=\d)", "step ", s)
     s = re.sub(r"#\s*(?=\d)", "step ", s)
     s = _numbers(s)
@@ -149,6 +154,12 @@ def normalize(question: str) -> str:
     s = re.sub(r"\b(?:(?:took|take|takes|taking|had|have|having|gave|give|giving) )?(?:an? |my |our |its |their |the |the [a-z]+'s |[a-z]+'s )?((?:ord_m?\d+ )?)(?:close|closer|careful|good|detailed|hard) looks? at\b",
                lambda m: f"the {m.group(1)}time i examined" if m.group(1) else "examined", s)
     s = re.sub(r"\b(checked|check|checks|checking) out (?=the |a |an |my |our |its |their |that |this )", r"examined ", s)
+    # everyday idioms for returning, being hurt, killing and planting
+    s = re.sub(r"\b(?:get|gets|got|gotten|getting|came|come|comes|coming|went|go|goes|going|made it|make it|headed|head|heads|heading) back (to|into|home)\b",
+               lambda m: "returned home" if m.group(1) == "home" else f"returned {m.group(1)}", s)
+    s = re.sub(r"\b(?:take|takes|took|taking|taken|suffer|suffers|suffered|suffering|sustain|sustains|sustained|sustaining) (?:some |any |a bit of )?(?:damage|a hit|hits|an injury|injuries)\b", "got hurt", s)
+    s = re.sub(r"\b(finish|finishes|finished|finishing) off\b", lambda m: {"finish": "kill", "finishes": "kills", "finished": "killed", "finishing": "killing"}[m.group(1)], s)
+    s = re.sub(r"\b(?:put|puts|putting|placed|placing|set|setting|stuck|sticking) ((?:\w+ ){1,3}?)in(?:to)? the (?:ground|soil|earth|dirt)\b", r"planted \1", s)
     # what is left on the floor was dropped
     s = re.sub(r"\b(?:left|leave|leaves|leaving|put|set|placed|laid) ((?:\w+ ){1,5}?)(?:down )?on (?:the|to the) (?:floor|ground)\b", r"dropped \1", s)
     s = re.sub(r"\b(?:left|leave|leaves|leaving|put|set|placed|laid) on (?:the|to the) (?:floor|ground) ", r"dropped ", s)

@@ -84,6 +84,8 @@ def lexicon_of(episode: EpisodeRow | None, embedder: Embedder | None = None) -> 
         state_values=frozenset((str(n), str(v)) for n, v in data.get("state_values", [])),
         flags=frozenset(data.get("flags", [])),
         kind_actions=frozenset((str(k), str(a), int(n)) for k, a, n in data.get("kind_actions", [])),
+        pair_effects=frozenset((str(k), str(o), int(g), int(lo)) for k, o, g, lo in data.get("pair_effects", [])),
+        state_effects=frozenset((str(k), str(n), int(r), int(f)) for k, n, r, f in data.get("state_effects", [])),
         aliases=dict(data.get("aliases", {})),
         embed=embedder.embed if embedder is not None else None,
     )

@@ -16,7 +16,7 @@ import hashlib
 import json
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -177,7 +177,51 @@ _ARTICLES = frozenset({"a", "an", "the"})
 
 def empty_vocab() -> dict[str, list[Any]]:
     return {"event_pairs": [], "objects": [], "regions": [], "inventory_items": [], "state_names": [], "state_values": [], "flags": [],
-            "kind_actions": []}
+            "kind_actions": [], "pair_effects": [], "state_effects": []}
+
+
+def count_pair_effect(effects: dict[tuple[str, str], list[int]], pair: tuple[str, str], delta: int) -> None:
+    """Count whether an event's step raised or lowered the count of the item it names (an event whose
+    object is no item, or whose step left it as it was, counts neither): a question's "got wood" is the
+    kind that brought wood, not the one that used it up.
+
+    >>> effects = {}
+    >>> count_pair_effect(effects, ("chop", "wood"), 1); count_pair_effect(effects, ("craft", "wood"), -2)
+    >>> effects
+    {('chop', 'wood'): [1, 0], ('craft', 'wood'): [0, 1]}
+    """
+    if not pair[1] or delta == 0:
+        return
+    counts = effects.setdefault(pair, [0, 0])
+    counts[0 if delta > 0 else 1] += 1
+
+
+def count_state_effect(effects: dict[tuple[str, str], list[int]], kind: str, name: str, direction: int) -> None:
+    """Count one more step of an event of ``kind`` that raised (``direction`` 1) or lowered (-1) the
+    numeric state ``name``, within ``MAX_KIND_ACTIONS`` pairs: "when did I raise my score" is the kind
+    whose steps raised it."""
+    if (kind, name) not in effects:
+        if len(effects) >= MAX_KIND_ACTIONS:
+            return
+        effects[(kind, name)] = [0, 0]
+    effects[(kind, name)][0 if direction > 0 else 1] += 1
+
+
+def numbers_moved(before: Mapping[str, Scalar], step: Step) -> list[tuple[str, int]]:
+    """The numeric state values ``step`` moved from ``before`` (the previous step's), and which way:
+    1 up, -1 down.
+
+    >>> numbers_moved({"score": 3, "mode": "run"}, Step(1, "x", state={"score": 5, "mode": "walk", "hp": 2}))
+    [('score', 1)]
+    """
+    moved: list[tuple[str, int]] = []
+    for name, value in step.state:
+        previous = before.get(name)
+        if isinstance(value, bool) or isinstance(previous, bool) or not isinstance(value, (int, float)) or not isinstance(previous, (int, float)):
+            continue
+        if value != previous:
+            moved.append((name, 1 if value > previous else -1))
+    return moved
 
 
 def action_template(action: str, names: Sequence[str]) -> str:
@@ -240,6 +284,10 @@ def build_step_batch(
     previous_key = node_key("Step", step_uid(episode_id, so_far.last_t)) if so_far.last_t is not None else None
     # (kind, action words) -> how many events of the kind an action of those words did
     kind_actions: dict[tuple[str, str], int] = {(str(k), str(a)): int(n) for k, a, n in vocab.pop("kind_actions", set())}
+    # (kind, object) -> [times the object's inventory count rose, fell] at that event's step
+    pair_effects: dict[tuple[str, str], list[int]] = {(str(k), str(o)): [int(g), int(lo)] for k, o, g, lo in vocab.pop("pair_effects", set())}
+    # (kind, state name) -> [times a step of that kind raised the value, lowered it]
+    state_effects: dict[tuple[str, str], list[int]] = {(str(k), str(n)): [int(r), int(f)] for k, n, r, f in vocab.pop("state_effects", set())}
 
     for step, vector in zip(steps, embeddings):
         uid = step_uid(episode_id, step.t)
@@ -280,11 +328,15 @@ def build_step_batch(
                 vocab["state_values"].add((name, value))
 
         enabled_by: dict[int, set[str]] = defaultdict(set)
+        moved_numbers = numbers_moved(state, step)
         for i, event in enumerate(step.events):
             pair = (event.kind, event.obj)
             totals[pair] = totals.get(pair, 0) + 1
             vocab["event_pairs"].add(pair)
             count_kind_action(kind_actions, event.kind, action_template(step.action, [event.obj, *step.objects]))
+            count_pair_effect(pair_effects, pair, step.inventory_dict.get(event.obj, 0) - inventory.get(event.obj, 0))
+            for name, value in moved_numbers:
+                count_state_effect(state_effects, event.kind, name, value)
             if event.obj:
                 vocab["objects"].add(event.obj)
             event_uid = f"{uid}#{i}"
@@ -335,12 +387,14 @@ def build_step_batch(
         state = step.state_dict
 
     vocab["kind_actions"] = {(k, a, n) for (k, a), n in kind_actions.items()}
+    vocab["pair_effects"] = {(k, o, g, lo) for (k, o), (g, lo) in pair_effects.items()}
+    vocab["state_effects"] = {(k, n, r, f) for (k, n), (r, f) in state_effects.items()}
     episode_props = {
         "kind": "trajectory",
         "caption": episode_caption(episode_id, "trajectory"),
         "seq": so_far.seq,
         "last_t": steps[-1].t,
-        "vocab": json.dumps({k: sorted(map(list, v) if k in ("event_pairs", "state_values", "kind_actions") else v) for k, v in vocab.items()}),
+        "vocab": json.dumps({k: sorted(map(list, v) if k in ("event_pairs", "state_values", "kind_actions", "pair_effects", "state_effects") else v) for k, v in vocab.items()}),
         "totals": json.dumps(sorted([k, o, n] for (k, o), n in totals.items())),
         "last_gain": json.dumps(sorted(last_gain.items())),
         # JSON keeps each value's type (an int, a float, a bool, text), whichever store holds the node.
