@@ -40,9 +40,9 @@ _CONDITION_VERBS: tuple[tuple[str, str], ...] = (
     (rf"\b(?:at most|no more than|{_FALL} (?:down )?to|{_BE} (?:down|back) to)\s+{_NUM}", "<="),
     (rf"\b(?:{_BE}|{_verbs('turn', 'equal', 'change', 'read', 'show/shown', 'hit', 'set')}(?: to)?|equal to)\s+(?:(?:exactly|precisely|just|only|at) )?{_NUM}", "=="),
 )
-_OUT_OF = re.compile(r"\b(?:ran out of|run out of|runs out of|running out of|used up all (?:of )?(?:my |our |the )?|exhausted (?:my |our |the )?)\s*(?:all )?(?:my |our |your |its |their |the )?(.+)")
+_OUT_OF = re.compile(r"\b(?:ran out of|run out of|runs out of|running out of|(?:use|used|uses|using) up all (?:of )?(?:my |our |the )?|exhausted (?:my |our |the )?)\s*(?:all )?(?:my |our |your |its |their |the )?(.+)")
 _NONE_LEFT = re.compile(r"\bno (.+?) (?:left|remaining)\b|\b(.+?) (?:ran out|hit 0|reached 0|dropped to 0|fell to 0|was gone|were gone|ran dry)\b")
-_STOPPED_HAVING = re.compile(r"\b(?:stopped|quit|ceased) (?:carrying|holding|having)\s+(?:the |my |our |a |an )?(.+)$|\b(?:no longer|not|never|didn't|did not) (?:had|have|has|held|hold|carried|carry|possessed|possess)\s+(?:the |my |our |a |an |any )?(.+)$|\b(?:the |my |our )?(.+?) (?:left|leave|leaves|was gone from|dropped out of) (?:my|our|the|its|their|your) (?:inventory|bag|hands?|possession)\b")
+_STOPPED_HAVING = re.compile(r"\b(?:stopped|stop|stops|quit|ceased) (?:carrying|holding|having)\s+(?:the |my |our |a |an )?(.+)$|\b(?:no longer|not|never|didn't|did not) (?:had|have|has|held|hold|carried|carry|possessed|possess)\s+(?:the |my |our |a |an |any )?(.+)$|\b(?:the |my |our )?(.+?) (?:left|leave|leaves|was gone from|dropped out of) (?:my|our|the|its|their|your) (?:inventory|bag|hands?|possession)\b")
 _CAME_TO_HAVE = re.compile(r"\b(?:the |a |an |my |our |some )?(.+?) (?:showed up|appeared|turned up|ended up|landed|arrived|got|was added|were added|entered) (?:in|into|to) (?:my|our|the|its|their|your) (?:inventory|bag|hands?|possession)\b")
 #: Clauses about holding an item at all, the condition each states, and whether as a state (see ``Stated``):
 #: "ran out of wood", "no wood left", "stopped carrying the key", "the key showed up in my inventory".
@@ -87,7 +87,8 @@ def stated_condition(text: str, lex: Lexicon) -> Stated | None:
     m = VALUE_REF.search(text)
     if m and int(m.group(1)) < len(lex.state_values):
         state_name, text_value = sorted(lex.state_values)[int(m.group(1))]
-        return Stated(Condition("state", state_name, "==", text_value), True)
+        changed = re.search(r"\b(?:became|become|becomes|becoming|turned|turns|switched|switches|changed|changes|went|got set|was set|set to)\b", text[: m.start()])
+        return Stated(Condition("state", state_name, "==", text_value), not changed)
     for clause, held_cmp, amount, as_state in _HOLDINGS:
         m = clause.search(text)
         item = lex.name(words(next((g for g in m.groups() if g), "")), lex.items) if m else None

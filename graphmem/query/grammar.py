@@ -45,6 +45,7 @@ from graphmem.query.normalize import (
     ORDINAL_TOKEN,
     SUBJECT,
     UNIT,
+    idioms,
     main_clause_first,
     mark_state_values,
     names_as_agent,
@@ -126,6 +127,13 @@ class _Compiler:
         if m:
             base = self.anchor(m.group(2))
             return Shifted(base, 1 if m.group(1) in ("after", "following") else -1) if base is not None else None
+        nested = re.search(rf"\b(?:(?:right |just |immediately )?{_AFTER}|(?:right |just |immediately )?{_BEFORE})\s+(.+)$", text)
+        if nested and stated_condition(text[: nested.start()], self.lex) is None and stated_condition(nested.group(0), self.lex) is not None:
+            # "the next time I mined after the moment my mode became 'fighting'": the condition bounds the
+            # event, it is not the anchor
+            within = self._nested(text, nested)
+            if within is not None:
+                return within
         stated = stated_condition(text, self.lex)
         if stated is not None:
             return reached(stated, _ordinal(text) or default_ordinal)
@@ -138,19 +146,27 @@ class _Compiler:
                 return Occurrence(pattern, _ordinal(text[: m.start()]) or default_ordinal, window)
         # A nested window: "the next X after Y", "the last X before Y", "the second X since Y".
         m = re.search(rf"\b(?:(right |just |immediately )?{_AFTER}|(right |just |immediately )?{_BEFORE})\s+(.+)$", text)
-        if m and self.pattern(text[: m.start()]) is not None:
-            head = text[: m.start()]
-            after = bool(re.match(rf"(?:right |just |immediately )?{_AFTER}", m.group(0)))
-            bound = self.anchor(m.group(3))
-            pattern = self.pattern(head)
-            if bound is not None and pattern is not None:
-                ordinal = _ordinal(head) or (1 if after else -1)
-                window = Window(start=bound, include_start=False) if after else Window(end=bound, include_end=False)
-                return Occurrence(pattern, ordinal, window)
+        within = self._nested(text, m) if m else None
+        if within is not None:
+            return within
         pattern = self.pattern(text)
         if pattern is None:
             return None
         return Occurrence(pattern, _ordinal(text) or default_ordinal)
+
+    def _nested(self, text: str, m: re.Match[str]) -> Occurrence | None:
+        """The occurrence before ``m`` (an "after ..."/"before ..." clause) within the window it names."""
+        head = text[: m.start()]
+        pattern = self.pattern(head)
+        if pattern is None:
+            return None
+        after = bool(re.match(rf"(?:right |just |immediately )?{_AFTER}", m.group(0)))
+        bound = self.anchor(m.group(m.lastindex or 0))
+        if bound is None:
+            return None
+        ordinal = _ordinal(head) or (1 if after else -1)
+        window = Window(start=bound, include_start=False) if after else Window(end=bound, include_end=False)
+        return Occurrence(pattern, ordinal, window)
 
     def window(self, text: str) -> tuple[Window | None, bool]:
         """The window a clause names and whether it named one ("between step 10 and 50", "before I
@@ -198,6 +214,13 @@ class _Compiler:
         return None
 
     def which_first(self, s: str) -> Query | None:
+        # "which did I mine first, coal or iron", "what showed up first, a skeleton or a zombie": one verb
+        # said once for both objects
+        m = re.match(rf"^(?:which|what)(?: one| [a-z]+(?= did\b))?(?: did {SUBJECT})? ([a-z]+(?: (?:up|down|in|into|out|on|off|away|in view|into view)){{0,2}}) (?:first|ord_1|earlier|sooner),? (?:the |a |an |some )?(.+?),? or (?:the |a |an |some )?(.+)$", s)
+        if m and not re.search(r"\bwhich came first\b", s):
+            a, b = self.pattern(f"{m.group(1)} {m.group(2)}"), self.pattern(f"{m.group(1)} {m.group(3)}")
+            if a is not None and b is not None and a != b:
+                return WhichFirst(Occurrence(a, 1), Occurrence(b, 1))
         if not re.search(r"\bwhich came first\b", s):
             return None
         body = re.sub(r"\bwhich came first\b", " ", s)
@@ -237,6 +260,8 @@ class _Compiler:
         return None
 
     def distance(self, s: str) -> Query | None:
+        if re.search(rf"\bhow many {UNIT} into\b", s):
+            return None  # "how many steps into the run did I die": the step it happened at
         m = re.search(rf"^(?:the )?(.+?) (?:came|happened|occurred|was|took place) how many {UNIT} (after|before) (.+)$", s)
         if m:
             b, a = self.anchor(m.group(1)), self.anchor(m.group(3))
@@ -317,7 +342,7 @@ class _Compiler:
         return head, window
 
     def count(self, s: str) -> Query | None:
-        if not re.search(r"\bhow (?:many|often)\b|\bnumber of times\b|\bcount (?:of|the)\b", s):
+        if not re.search(r"\bhow (?:many|often)\b|\bnumber of times\b|\bcount (?:of|the)\b", s) or re.search(rf"\bhow many {UNIT} into\b", s):
             return None
         if not re.search(r"\btimes\b|\bhow often\b", s) and re.search(
                 r"\bat step \d+$|\b(?:the )?ord_m?\d+ (?:time|occasion|step|moment|point)\b|\bwhen\b|\b\d+ steps? (?:after|before)\b|\b(?:right|just|immediately) (?:after|before)\b", s):
@@ -377,7 +402,7 @@ class _Compiler:
     def read(self, s: str) -> Query | None:
         s = re.sub(r"\b(?:the|my|our|its|their) ord_m1 (?:step|move|turn)\b(?! (?:at which|in which|on which|where|when|that|while|with|during which|spent|the|my|our|its|their|your|i|we|you|he|she|it|they)\b)", f"step {self.last_t}", s)
         m = re.match(r"^what (?:was|were|is) (?:my|our|its|their|the agent's|your|the) ord_m1 (.+)$", s)
-        if m and not re.search(r"\b(?:time|occasion|moment|step|move|turn|point|instance)\b|\b(?:when|where|which|that|after|before)\b", m.group(1)):
+        if m and not re.search(r"\b(?:time|occasion|moment|step|move|turn|point|instance)\b|\b(?:when|where|which|that|after|before|i|we|you|he|she|it|they)\b", m.group(1)):
             s = f"what was the {m.group(1)} at step {self.last_t}"  # "what was my final health?"
         # A window at the end bounds the question's occurrence: "when did I drink for the 2nd time between
         # step 245 and 421", "where was I the last time I ate in the first 300 steps".
@@ -490,7 +515,7 @@ def compile_question(question: str, lexicon: Lexicon, last_t: int) -> Query | No
     try:
         marked = lexicon.mark_quoted(mark_state_values(question[:MAX_CHARS], lexicon))
         return _Compiler(lexicon, last_t).compile(
-            main_clause_first(unheld_subjects(lexicon.mark_worded(normalize(names_as_agent(marked, lexicon))), lexicon)))
+            main_clause_first(unheld_subjects(lexicon.mark_worded(idioms(normalize(names_as_agent(marked, lexicon)), lexicon)), lexicon)))
     except (QueryError, ValueError, IndexError, re.error) as exc:
         logger.debug("could not compile %r: %s", question[:200], exc)
         return None

@@ -65,6 +65,8 @@ _NAMEREF = re.compile(r"nameref(\d+)")
 #: An action's words say a kind when at least this share of the events they did were of that kind (the
 #: rest are what followed from the action at the same step: a score, a task begun).
 OWN_ACTION_SHARE = 0.8
+#: Category words that are pronouns: "in or on something" says where, not an alternative object.
+_PRONOUNS = frozenset({"something", "anything", "everything", "one", "thing", "things"})
 #: Verbs of coming to have and of ceasing to have something (general English): which way an event
 #: moved the count of what it names.
 _GETTING = frozenset({"get", "obtain", "gain", "gather", "collect", "find", "receive", "acquire", "earn", "pick", "take",
@@ -256,6 +258,11 @@ class Lexicon:
             rest = words(active_voice(" ".join(t for t in tokens if self._named(t) != quoted_obj)))
             pool = sorted({k for k, o in self.pairs if o == quoted_obj})
             rest_content = name_words(rest)
+            as_written = [morph_forms(w) for w in rest_content]
+            other = [k for k in self.kinds if k not in pool and covers(words(k), as_written, strict=True) == 1.0
+                     and any(kk == k and o for kk, o in self.pairs)]
+            if other:  # "set the calendar down" when it was never dropped: that drop, which matches nothing
+                return EventPattern(max(other, key=lambda k: (len(words(k)), k)), quoted_obj)
             return EventPattern(self._kind(rest_content, pool, [forms(w) for w in rest_content], force=True, obj=quoted_obj, phrase=rest), quoted_obj)
         tokens = self._without_instrument(words(active_voice(" ".join(self._expand(tokens)))))
         content = name_words(tokens)
@@ -284,15 +291,24 @@ class Lexicon:
                 return covers(_said_words(p[0]), strict_forms, True) == 1.0 and contiguous(words(p[1]), content, True)
 
             k, o = max(both, key=lambda p: (said_as_written(p), len(words(p[0])) + len(words(p[1])), len(words(p[1])), p))
-            alternative = re.search(rf"\bor\s+(?:a |an |any |some )?(?:[a-z]+\s+)?({'|'.join(map(re.escape, sorted(CATEGORY_NOUNS)))})\b", " ".join(tokens))
+            alternative = re.search(rf"\bor\s+(?:a |an |any |some |another )?(?!{'|'.join(sorted(PARTICLES | _PLACE_WORDS.keys()))}\b)(?:[a-z]+\s+)?({'|'.join(map(re.escape, sorted(CATEGORY_NOUNS - _PRONOUNS)))})\b", " ".join(tokens))
             if alternative and singular(alternative.group(1)) not in {o2 for _, o2 in self.pairs}:
                 return EventPattern(k, None)  # "opened a door or container": whatever was opened
             kind_forms = set().union(*(forms(w) for w in words(k)))
             longer = [x for x in {o2 for _, o2 in self.pairs if o2} if len(words(x)) > len(words(o)) and set(words(o)) <= set(words(x))
                       and contiguous(words(x), content, True)
-                      and not any(forms(w) & kind_forms for w in words(x) if w not in words(o))]
+                      and (re.search(rf"\b(?:the|my|our|its|their|your|his|her|a|an) {re.escape(' '.join(words(x)))}\b", " ".join(tokens))
+                           or not any(forms(w) & kind_forms for w in words(x) if w not in words(o)))]
             if longer:  # "unlocked the formless locker" is not the "locker" unlocked, whatever was done to it
-                return EventPattern(k, max(longer, key=lambda x: (len(words(x)), x)))
+                whole = max(longer, key=lambda x: (len(words(x)), x))
+                holders = sorted({k2 for k2, o2 in self.pairs if o2 == whole})
+                verb_in_name = any(forms(w) & kind_forms for w in words(whole) if w not in words(o))
+                if k not in holders and holders and verb_in_name:
+                    # the name said as stored, a word of it the verb ("the make wood pickaxe achievement"):
+                    # the kinds that hold that name decide
+                    rest = [w for w in content if w not in words(whole)]
+                    k = self._kind(rest, holders, [forms(w) for w in rest], force=True, obj=whole, phrase=tokens) or holders[0]
+                return EventPattern(k, whole)
             return EventPattern(k, o)
         objects = {o for _, o in self.pairs if o}
         all_forms = [forms(w) for w in tokens]
@@ -303,6 +319,14 @@ class Lexicon:
         if obj is not None:
             named_kinds = [k for k in named_kinds if said_outside(words(k), content, words(obj))]
         named_kind = max(named_kinds, key=lambda k: (covers(words(k), morph_all, True) == 1.0, len(words(k)))) if named_kinds else None
+        if obj is None and (named_kind is None or covers(words(named_kind), morph_all, True) < 1.0):
+            # "looked through our pockets" is the one kind named with that noun ("check pockets"), not a
+            # synonym's kind with an object nothing holds
+            by_noun = sorted({k for k in self.kinds if len(words(k)) > 1
+                              and any(forms(w) & morph_forms(x) for x in words(k)[1:] if x not in PARTICLES for w in content if nounish(w))})
+            if len(by_noun) == 1 and by_noun[0] != named_kind and not any(o and forms(w) & name_forms(o) for k, o in self.pairs
+                                                                          if k == by_noun[0] for w in content):
+                return EventPattern(by_noun[0], None)
         head_words = before_place_phrase(tokens, content)
         in_place_phrase = obj is not None and not set(words(obj)) & set(head_words)
         if obj is not None and self.embed is not None:
@@ -359,21 +383,24 @@ class Lexicon:
                     by_kind[k] = by_kind.get(k, 0) + 1
             if by_kind:
                 most = max(by_kind.values())
-                near_most = sorted(k for k, n in by_kind.items() if n >= most / 2)
+                near_most = sorted(k for k, n in by_kind.items() if n == most)  # ties only: the verb breaks them
                 verbs = [w for w in content if w not in LIGHT_VERBS and w != nouns[-1]]
                 by_particle = [k for k in near_most if {w for w in words(k) if w in PARTICLES} & set(tokens)]
                 if len(by_particle) == 1:  # "went into a room" is the kind said "into"
                     near_most = by_particle
-                chosen = self._kind(verbs, near_most, [forms(w) for w in verbs], force=True, phrase=tokens) if len(near_most) > 1 and verbs else None
+                chosen = self._kind(verbs, near_most, [forms(w) for w in verbs], phrase=tokens) if len(near_most) > 1 and verbs else None
                 chosen = chosen or (near_most[0] if len(near_most) == 1 else None)
                 return EventPattern(chosen or max(sorted(by_kind), key=lambda k: by_kind[k]), None)
         spoken = " ".join(tokens)
         category = next((n for n in nouns if n in CATEGORY_NOUNS and singular(n) not in objects and re.search(
             rf"\b(?:a|an|another|any|some|one|each|every|or)\s+(?:[a-z]+\s+)?{re.escape(n)}\b", spoken)), None)
-        if named_kind is not None and category is not None and (
-                obj is None or re.search(rf"\bor\s+(?:a |an |any |some )?(?:[a-z]+\s+)?{re.escape(category)}\b", spoken)):
+        if named_kind is not None and category is not None and category not in _PRONOUNS and (
+                obj is None or re.search(rf"\bor\s+(?:a |an |any |some |another )?(?:[a-z]+\s+)?{re.escape(category)}\b", spoken)):
             return EventPattern(named_kind, None)  # "charted a new room", "opened a door or container": any
-        modifier = nouns[-2] if len(nouns) > 1 and nouns[-1] in CATEGORY_NOUNS and nouns[-2] not in CATEGORY_NOUNS else None
+        # a noun right before the category noun, as one compound ("a fruit meal"), not "a piece of food"
+        compound = re.search(rf"\b([a-z]+) {re.escape(nouns[-1])}\b", " ".join(tokens)) if nouns else None
+        modifier = (compound.group(1) if compound and nouns[-1] in CATEGORY_NOUNS and compound.group(1) in nouns
+                    and compound.group(1) not in CATEGORY_NOUNS else None)
         if obj is None and nouns and nouns[-1] in CATEGORY_NOUNS and nouns[-1] not in stored_words:
             kind = named_kind or self._kind([w for w in content if w not in LIGHT_VERBS and w not in CATEGORY_NOUNS], list(self.kinds), qforms, phrase=tokens)
             if kind is None and self.embed is not None and self.pairs:
@@ -382,7 +409,8 @@ class Lexicon:
                 kind = ranked[int(np.argmax(scores))][0] if max(scores) >= MIN_LEAD_SIMILARITY else None
             if kind is not None:
                 # "a fruit meal" when no fruit was ever eaten names no meal the memory holds
-                unheld_modifier = modifier is not None and modifier not in stored_words
+                # (unless the category noun is the kind's own word: "closed a browser tab" is "close tab")
+                unheld_modifier = modifier is not None and modifier not in stored_words and not name_forms(kind) & forms(nouns[-1])
                 return EventPattern(kind, singular(modifier) if unheld_modifier and modifier else None)
         for noun in reversed(nouns) if obj is None else ():
             shared = {k for k, o in self.pairs if o and noun in words(o)}

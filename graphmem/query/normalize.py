@@ -12,6 +12,7 @@ Closed-class English only; what the memory holds comes in as a :class:`~graphmem
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from graphmem.query.lexicon import Lexicon
 from graphmem.query.wordforms import FUNCTION_WORDS, morph_forms, words
@@ -79,6 +80,10 @@ def normalize(question: str) -> str:
     s = s.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
     s = re.sub(r"[?!\"'`](?![a-z])|(?<![a-z])['`\"]", " ", s)
     s = re.sub(r"\b(?:up to|until|till|through) and including\b", "up to", s)
+    # instructions about the answer's form say nothing about what is asked: "Answer as x,y.", "in steps"
+    s = re.sub(r"[.;,]?\s*(?:please )?(?:answer|respond|reply) (?:with|as|in|using) [^.?!]*[.?!]?\s*$", " ", s)
+    s = re.sub(r",?\s*\b(?:item by item|one by one|in full|if any)\b", " ", s)
+    s = re.sub(r"(^|[,.;] )(?:could|can|would|will) you (?:please )?(?=list|name|tell|give|say|show|report|count|find)", r"\1", s)
     s = re.sub(r"\btrue ?/ ?false\b|\byes or no\b", "true or false", s)
     s = re.sub(r"\b(?:hit|health|life) points\b|\bhit-points\b", "hitpoints", s)
     s = re.sub(r"\b(?:at|after|upon) the (?:very )?(?:end|close|conclusion|completion) of (?:the )?(step #?\d+)\b", r"at \1", s)
@@ -116,19 +121,24 @@ def normalize(question: str) -> str:
     s = re.sub(r"\b(?:time[ -]?step|timestep|tick|turn number|move number|step number|step no\.?)\s*#?\s*(?=\d)", "step ", s)
     s = re.sub(r"\bt\s*=\s*(?=\d)", "step ", s)
     s = re.sub(r"\b(step #?\s*\d+) (?:of|in|into) (?:the|this|my|our|your|its|their) (?:run|episode|game|trajectory|session|playthrough|rollout)\b", r"\1", s)
-    # undoing a lock is unlocking: "undid the lock on the locker", "undo the lock of the chest"
-    s = re.sub(r"\b(undo|undoes|undid|undone|undoing) (?:the |its |a )?lock (?:on|of)\b",
-               lambda m: {"undo": "unlock", "undoes": "unlocks", "undid": "unlocked", "undone": "unlocked", "undoing": "unlocking"}[m.group(1)], s)
+
     s = re.sub(r"\bstep\s*#\s*(?=\d)", "step ", s)
     s = re.sub(r"#\s*(?=\d)", "step ", s)
     s = _numbers(s)
     # A leading step frame: "Step 190: what was ahead of it?", "Back at step 59, what was my health?"
-    s = re.sub(r"^(?:(?:back|right|exactly|just|looking|look|considering|regarding|about|as for) )?(?:(?:at|for|in|during|on|as of|around|to) )?(?:the )?step (\d+)\s*[,:]\s*(.+)$",
+    s = re.sub(r"^(?:(?:looking back|look back|going back|go back|back|right|exactly|just|looking|look|considering|regarding|about|as for|if (?:you|we) (?:check|look at|consider)|(?:check|consider)) )?(?:(?:at|for|in|during|on|as of|around|to) )?(?:the )?step (\d+)\s*[,:]\s*(.+)$",
                r"\2 at step \1", s)
+    s = re.sub(r"\b(?:logged|recorded|registered|noted|listed|happened|occurred) (?:for|in) (step \d+)\b", r"logged at \1", s)
+    s = re.sub(r"^(which|what) (?:step(?: number| index)?|point|moment) (?:marks|marked|shows|showed|is|was) (?:when|the moment|the time|the step)\b", "when", s)
     s = re.sub(r"\bsteps (\d+) ?(and|to|through|until|till|-) ?(\d+)\b", lambda m: f"step {m.group(1)} {'and' if m.group(2) == 'and' else 'to'} step {m.group(3)}", s)
     s = re.sub(r"\bstep (\d+) ?(?:-|to|through) ?(\d+)\b", r"step \1 to step \2", s)
     s = re.sub(r"\b(?:between|from) (\d+) and (\d+)\b", r"between step \1 and step \2", s)
     s = re.sub(r"\bin (?:the )?(?:very )?(?:first|opening|initial) (\d+) " + UNIT, r"within_first \1", s)
+    s = re.sub(r"\b(?:looking|counting|considering|focusing|going) (?:only )?(?:at |on |over )?(?:only )?(?:the )?(?:very )?(?:first|opening|initial) (\d+) " + UNIT + r"\s*,?",
+               r"within_first \1 ,", s)
+    s = re.sub(r"^(?:tally up|tally|count up|add up|total up)\s+(?:every|each|all(?: the)?|the)\s+(?:time|occasion)s?\s+(?:that |when )?", "how many times did i ", s)
+    s = re.sub(r"^(?:tally up|tally|count up|add up|total up)\s+(?:every|each|all(?: the)?|the)\s+", "how many times did i ", s)
+    s = re.sub(r"^any (?!of\b)(.+)$", r"did i ever \1", s)
     s = re.sub(r"\b(?:within|during|over|across) (?:the )?(?:very )?(?:first|opening|initial) (\d+) " + UNIT, r"within_first \1", s)
     s = re.sub(r"\b(?:in|within|during|over|across) (?:the )?(?:last|final|latest|most recent) (\d+) " + UNIT, r"within_last \1", s)
     s = re.sub(r"\b(?:which|what)(?: one| 1)? (?:came|happened|occurred|was|did \S+(?: \S+)? do|took place|happened) (?:first|earlier|sooner|before the other)\b", "which_first", s)
@@ -154,12 +164,6 @@ def normalize(question: str) -> str:
     s = re.sub(r"\b(?:(?:took|take|takes|taking|had|have|having|gave|give|giving) )?(?:an? |my |our |its |their |the |the [a-z]+'s |[a-z]+'s )?((?:ord_m?\d+ )?)(?:close|closer|careful|good|detailed|hard) looks? at\b",
                lambda m: f"the {m.group(1)}time i examined" if m.group(1) else "examined", s)
     s = re.sub(r"\b(checked|check|checks|checking) out (?=the |a |an |my |our |its |their |that |this )", r"examined ", s)
-    # everyday idioms for returning, being hurt, killing and planting
-    s = re.sub(r"\b(?:get|gets|got|gotten|getting|came|come|comes|coming|went|go|goes|going|made it|make it|headed|head|heads|heading) back (to|into|home)\b",
-               lambda m: "returned home" if m.group(1) == "home" else f"returned {m.group(1)}", s)
-    s = re.sub(r"\b(?:take|takes|took|taking|taken|suffer|suffers|suffered|suffering|sustain|sustains|sustained|sustaining) (?:some |any |a bit of )?(?:damage|a hit|hits|an injury|injuries)\b", "got hurt", s)
-    s = re.sub(r"\b(finish|finishes|finished|finishing) off\b", lambda m: {"finish": "kill", "finishes": "kills", "finished": "killed", "finishing": "killing"}[m.group(1)], s)
-    s = re.sub(r"\b(?:put|puts|putting|placed|placing|set|setting|stuck|sticking) ((?:\w+ ){1,3}?)in(?:to)? the (?:ground|soil|earth|dirt)\b", r"planted \1", s)
     # what is left on the floor was dropped
     s = re.sub(r"\b(?:left|leave|leaves|leaving|put|set|placed|laid) ((?:\w+ ){1,5}?)(?:down )?on (?:the|to the) (?:floor|ground)\b", r"dropped \1", s)
     s = re.sub(r"\b(?:left|leave|leaves|leaving|put|set|placed|laid) on (?:the|to the) (?:floor|ground) ", r"dropped ", s)
@@ -193,6 +197,52 @@ ORDINAL_TOKEN = re.compile(r"\bord_(m?)(\d+)\b")
 
 
 _CAPITALIZED = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+(?:'s)?\b")
+
+
+#: Everyday idioms of what agents do, each with the one verb phrase it means. A question keeps its own
+#: words where the memory holds a kind they say ("take damage" stays when "take damage" is a kind).
+_IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), meaning) for pattern, meaning in (
+    (r"\b(?:get|gets|got|gotten|getting|came|come|comes|coming|went|go|goes|going|made it|make it|headed|head|heads|heading) back (?=to\b|into\b)", "returned "),
+    (r"\b(?:get|gets|got|gotten|getting|came|come|comes|coming|went|go|goes|going|made it|make it|headed|head|heads|heading) back home\b", "returned home"),
+    (r"\b(?:take|takes|took|taking|taken|suffer|suffers|suffered|suffering|sustain|sustains|sustained|sustaining) (?:some |any |a bit of )?(?:damage|a hit|hits|an injury|injuries)\b", "got hurt"),
+    (r"\b(?:finish|finishes|finished|finishing) off\b", "killed"),
+    (r"\b(?:ran|run|runs|running) away\b", "fled"),
+    (r"\b(?:lose|loses|lost|losing) (?:a|one|another) life\b", "died"),
+    (r"\b(?:come|came|comes|coming) back (?:to life )?after (?:dying|death|a death)\b", "respawned"),
+    (r"\b(?:undo|undoes|undid|undone|undoing) (?:the |its |a )?lock (?:on|of)\b", "unlocked"),
+    (r"\b(?:get|gets|got|gotten|getting) (?:my|our|your|its|his|her|their) hands on\b", "obtained"),
+    (r"\b(?:take|takes|took|taken|taking) stock of (?:what (?:was|were|is) (?:carried|held)|(?:my|our|your|its|his|her|their) (?:belongings|things|stuff|inventory|pockets?))", "checked the inventory"),
+))
+#: Idioms that wrap the object: the verb they mean, then the object as said.
+_IDIOM_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b(?:put|puts|putting) ((?:\w+ ){1,5}?)away\b"), "stowed "),  # "put the blanket away"
+    (re.compile(r"\b(?:brought|bring|brings|bringing|took|take|takes|taking|carried|carry|carries|carrying) ((?:\w+ ){1,5}?)"
+                r"to (?:its|their|the) (?:destination|target|goal)\b"), "delivered "),
+    (re.compile(r"\b(?:put|puts|putting|placed|placing|set|setting|stuck|sticking) ((?:\w+ ){1,3}?)in(?:to)? the (?:ground|soil|earth|dirt)\b"), "planted "),
+)
+
+
+def idioms(question: str, lex: Lexicon) -> str:
+    """Everyday idioms read as the verbs they mean ("took damage" -> "got hurt", "ran away" -> "fled"),
+    unless the memory holds a kind the idiom's own words say."""
+    kinds = [words(k) for k in lex.kinds]
+
+    def said_as_kind(text: str) -> bool:
+        said = [morph_forms(w) for w in words(text)]
+        verb = said[0] if said else frozenset()
+        return any(all(any(w in f for f in said) for w in k) and (len(k) > 1 or k[0] in verb) for k in kinds if k)
+
+    def reading(meaning: str) -> Callable[[re.Match[str]], str]:
+        return lambda m: m.group(0) if said_as_kind(m.group(0)) else meaning
+
+    for pattern, meaning in _IDIOMS:
+        question = pattern.sub(reading(meaning), question)
+    def wrapping(verb: str) -> Callable[[re.Match[str]], str]:
+        return lambda m: m.group(0) if said_as_kind(m.group(0)) else f"{verb}{m.group(1)}"
+
+    for phrase, verb in _IDIOM_PHRASES:
+        question = phrase.sub(wrapping(verb), question)
+    return question
 
 
 def names_as_agent(question: str, lex: Lexicon) -> str:

@@ -38,6 +38,9 @@ IRREGULAR = {
     # nouns of events whose verb they do not spell: "my first death", "the second entry"
     "death": "die", "deaths": "die", "entry": "enter", "entries": "enter", "sale": "sell", "loss": "lose",
     "sight": "see", "flight": "fly", "choice": "choose", "birth": "bear", "growth": "grow", "theft": "steal",
+    "delivery": "deliver", "deliveries": "deliver", "discovery": "discover", "discoveries": "discover",
+    "recovery": "recover", "arrival": "arrive", "arrivals": "arrive", "departure": "depart", "failure": "fail",
+    "failures": "fail", "purchase": "purchase", "refusal": "refuse", "removal": "remove",
 }
 # fmt: on
 
@@ -76,6 +79,7 @@ CATEGORY_NOUNS = frozenset({
     "sector", "sectors", "room", "rooms", "place", "places", "location", "locations", "spot", "container",
     "containers", "receptacle", "weapon", "weapons", "structure", "building", "equipment", "gear", "device",
     "substance", "ingredient", "page", "site", "file", "files", "action", "task", "achievement", "achievements",
+    "command", "commands", "attempt", "attempts",
     "target", "destination", "something", "anything", "everything", "one", "button", "buttons", "link", "links",
     "tab", "tabs", "field", "fields", "window", "windows", "document", "message", "messages", "record", "entry",
     "plant", "plants", "vessel", "appliance", "furniture", "surface", "door", "doors",

@@ -26,6 +26,7 @@ from graphmem.query.algebra import (
     Reached,
     Read,
     StepAt,
+    WhichFirst,
     Window,
 )
 from graphmem.query.grammar import compile_question
@@ -168,3 +169,46 @@ def test_raising_or_losing_a_state_is_the_kind_whose_steps_moved_it_that_way():
     assert compile_question("When did we first lose health?", lex, 5) == Read(occ("hurt"), "step")
     # a stated number is a condition, not a kind: "when did my score rise to 5"
     assert compile_question("When did my score first rise to 5?", lex, 5) == Read(Reached(Condition("state", "score", ">=", 5), 1), "step")
+
+
+MINER = Lexicon(
+    frozenset({("mine", "coal"), ("mine", "iron"), ("mine", "stone"), ("spot", "skeleton"), ("spot", "zombie"), ("take damage", "zombie"),
+               ("flee", "zombie"), ("perish", ""), ("respawn", ""), ("unlock", "make wood pickaxe"), ("craft", "wood pickaxe")}),
+    items=frozenset({"coal", "iron", "stone", "wood pickaxe"}), states=frozenset({"mode", "health"}),
+    state_values=frozenset({("mode", "fighting"), ("mode", "mining")}),
+)
+
+
+def test_an_idiom_stays_as_said_where_the_memory_holds_its_words_as_a_kind():
+    assert read("When did I first take damage from a zombie?", MINER) == Read(occ("take damage", "zombie"), "step")
+    assert read("When did I first take damage from a zombie?", WOODS) == Read(occ("hurt", "zombie"), "step")
+    assert read("When did I first run away from a zombie?", MINER) == Read(occ("flee", "zombie"), "step")
+    assert read("Before step 65, how many times did it come back after dying?", MINER) == \
+        Count(EventPattern("respawn", None), Window(end=StepAt(65), include_end=False))
+
+
+def test_one_verb_said_once_for_both_sides_of_a_which_first():
+    assert read("Which did I mine first, coal or iron? Answer with the event.", MINER) == WhichFirst(occ("mine", "coal"), occ("mine", "iron"))
+    assert read("Which did we spot first, a skeleton or a zombie?", MINER) == WhichFirst(occ("spot", "skeleton"), occ("spot", "zombie"))
+
+
+def test_a_condition_inside_a_window_bounds_the_event_it_follows():
+    fighting = Reached(Condition("state", "mode", "==", "fighting"), -1)
+    assert read("Where was I when I next mined stone after the moment my mode switched to 'fighting' for the last time?", MINER) == \
+        Read(Occurrence(EventPattern("mine", "stone"), 1, Window(start=fighting, include_start=False)), "location")
+
+
+def test_frames_and_instructions_around_the_question_say_nothing_about_what_it_asks():
+    assert read("How many steps into the run did I die for the first time?", MINER) == Read(occ("perish"), "step")
+    assert read("Which step number marks when I first mined coal after step 30?", MINER) == \
+        Read(Occurrence(EventPattern("mine", "coal"), 1, Window(start=StepAt(30), include_start=False)), "step")
+    assert read("Looking back at step 288, could you list everything I was carrying, item by item?", MINER) == Read(StepAt(288), "inventory")
+    assert read("If you check step 930, how much stone was in my pack?", MINER) == Read(StepAt(930), "item", "stone")
+    assert read("Which events were logged for step 106?", MINER) == Read(StepAt(106), "events")
+
+
+def test_a_stored_name_said_whole_after_an_article_is_that_name():
+    assert read("Did I earn the make wood pickaxe achievement before step 50?", MINER) == \
+        Exists(EventPattern("unlock", "make wood pickaxe"), Window(end=StepAt(50), include_end=False))
+    assert read("Did I make a wood pickaxe before step 50?", MINER) == \
+        Exists(EventPattern("craft", "wood pickaxe"), Window(end=StepAt(50), include_end=False))
