@@ -22,6 +22,7 @@ import numpy as np
 
 from graphmem.nlp import verb_words
 from graphmem.query.algebra import EventPattern
+from graphmem.query.effects import kinds_moving, state_moving
 from graphmem.query.similarity import (
     MIN_LEAD,
     MIN_LEAD_SIMILARITY,
@@ -67,16 +68,6 @@ _NAMEREF = re.compile(r"nameref(\d+)")
 OWN_ACTION_SHARE = 0.8
 #: Category words that are pronouns: "in or on something" says where, not an alternative object.
 _PRONOUNS = frozenset({"something", "anything", "everything", "one", "thing", "things"})
-#: Verbs of coming to have and of ceasing to have something (general English): which way an event
-#: moved the count of what it names.
-_GETTING = frozenset({"get", "obtain", "gain", "gather", "collect", "find", "receive", "acquire", "earn", "pick", "take",
-                      "grab", "fetch", "harvest", "procure", "secure", "win", "loot", "scavenge"})
-_LOSING = frozenset({"lose", "spend", "use", "consume", "give", "drop", "discard", "sacrifice", "expend", "burn", "waste"})
-#: Verbs and particles of a value going up or down (general English).
-_RAISING = frozenset({"raise", "increase", "boost", "improve", "rise", "up", "grow", "gain", "earn", "lift", "bump", "push", "climb"})
-_LOWERING = frozenset({"lose", "lower", "decrease", "reduce", "drop", "down", "fall", "shrink", "sink", "dip", "decline", "drain"})
-#: A kind says "raised my score" when at least this share of its steps that moved the score raised it.
-MOVING_SHARE = 0.8
 #: How much less a phrase's similarity to a kind's typed words counts than to the kind's name.
 TYPED_DISCOUNT = 0.05
 #: Prepositions of where a thing was put, grouped by the relation they say (on a surface, into a holder,
@@ -271,9 +262,9 @@ class Lexicon:
         possessed = self._possessed(tokens)
         if possessed is not None:
             return possessed
-        moving = self._state_moving(tokens)
+        moving = state_moving(self, tokens)
         if moving is not None:
-            return moving
+            return EventPattern(moving, None)
         # A stored name with a number in it ("drawer 4", "BUG-276") is only ever the one the words number.
         numbers = [w for w in content if w.isdigit()]
         pairs = frozenset((k, o) for k, o in self.pairs if not numbers or digits_agree(o, numbers))
@@ -437,7 +428,7 @@ class Lexicon:
                 named_kind = None  # only a synonym of the verb: the object's own kinds decide
             if named_kind is None and len(kinds_with_obj) > 1:
                 # "got wood", "used up a stone": of the object's kinds, those that brought it or took it
-                moved = self._kinds_moving(obj, kinds_with_obj, tokens)
+                moved = kinds_moving(self, obj, kinds_with_obj, tokens)
                 if len(moved) == 1:
                     return EventPattern(moved[0], obj)
                 if moved:
@@ -481,37 +472,6 @@ class Lexicon:
         head = tokens[: tokens.index("with")]
         objects = {o for _, o in self.pairs if o}
         return head if longest_name(objects, name_words(head), strict=True) is not None else tokens
-
-    def _state_moving(self, tokens: Sequence[str]) -> EventPattern | None:
-        """ "raised my score", "lost health", "my energy went down": the kind whose steps (nearly) always
-        moved that numeric state that way, when the words name the state, a way and no stored kind."""
-        said = set().union(*(morph_forms(w) for w in tokens)) if tokens else set()
-        up, down = bool(said & _RAISING), bool(said & _LOWERING)
-        if up == down or not self.state_effects or any(covers(words(k), [forms(w) for w in tokens]) == 1.0 for k in self.kinds):
-            return None
-        state = self.name([w for w in tokens if w not in _RAISING | _LOWERING], {n for _, n, _, _ in self.state_effects}, fuzzy=False)
-        if state is None or any(o and contiguous(words(o), list(tokens), True) for _, o in self.pairs):
-            return None
-        share = {k: (r if up else f) for k, n, r, f in self.state_effects if n == state}
-        moved = sorted(share, key=lambda k: (-share[k], k))
-        if not moved or share[moved[0]] == 0:
-            return None
-        kind_events = {k: r + f for k, n, r, f in self.state_effects if n == state}
-        best = moved[0]
-        if share[best] < MOVING_SHARE * kind_events[best] or (len(moved) > 1 and share[moved[1]] >= share[best]):
-            return None
-        return EventPattern(best, None)
-
-    def _kinds_moving(self, obj: str, pool: Sequence[str], tokens: Sequence[str]) -> list[str]:
-        """The kinds of ``pool`` whose events mostly raised (a verb of getting: "got", "found") or
-        lowered (of losing: "lost", "used up") the count of ``obj``, by what the memory saw; [] when the
-        words say neither or the memory never saw the object's count move."""
-        said = set().union(*(morph_forms(w) for w in tokens)) if tokens else set()
-        direction = 0 if (said & _GETTING) and (said & _LOSING) else 1 if said & _GETTING else -1 if said & _LOSING else 0
-        if direction == 0:
-            return []
-        effects = {k: (g, lo) for k, o, g, lo in self.pair_effects if o == obj and k in pool}
-        return sorted(k for k, (g, lo) in effects.items() if (g > lo if direction > 0 else lo > g))
 
     def unheard(self, tokens: Sequence[str]) -> EventPattern | None:
         """An event the memory holds nothing like ("did I unlock the portmanteau" when nothing was ever
