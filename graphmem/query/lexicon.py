@@ -74,6 +74,10 @@ TYPED_DISCOUNT = 0.05
 #: out of one).
 _PLACE_WORDS = {"on": "on", "onto": "on", "upon": "on", "top": "on", "in": "in", "into": "in", "inside": "in",
                 "within": "in", "from": "out", "off": "out", "out": "out"}
+#: "... or (a|some ...) <category noun>": an alternative that is any object ("a door or container"), not a
+#: place ("in or on something").
+_OR_CATEGORY = re.compile(rf"\bor\s+(?:a |an |any |some |another )?(?!{'|'.join(sorted(PARTICLES | _PLACE_WORDS.keys()))}\b)(?:[a-z]+\s+)?"
+                          rf"({'|'.join(map(re.escape, sorted(CATEGORY_NOUNS - _PRONOUNS)))})\b")
 
 
 @dataclass(frozen=True)
@@ -282,7 +286,7 @@ class Lexicon:
                 return covers(_said_words(p[0]), strict_forms, True) == 1.0 and contiguous(words(p[1]), content, True)
 
             k, o = max(both, key=lambda p: (said_as_written(p), len(words(p[0])) + len(words(p[1])), len(words(p[1])), p))
-            alternative = re.search(rf"\bor\s+(?:a |an |any |some |another )?(?!{'|'.join(sorted(PARTICLES | _PLACE_WORDS.keys()))}\b)(?:[a-z]+\s+)?({'|'.join(map(re.escape, sorted(CATEGORY_NOUNS - _PRONOUNS)))})\b", " ".join(tokens))
+            alternative = _OR_CATEGORY.search(" ".join(tokens))
             if alternative and singular(alternative.group(1)) not in {o2 for _, o2 in self.pairs}:
                 return EventPattern(k, None)  # "opened a door or container": whatever was opened
             kind_forms = set().union(*(forms(w) for w in words(k)))
@@ -374,14 +378,13 @@ class Lexicon:
                     by_kind[k] = by_kind.get(k, 0) + 1
             if by_kind:
                 most = max(by_kind.values())
-                near_most = sorted(k for k, n in by_kind.items() if n == most)  # ties only: the verb breaks them
-                verbs = [w for w in content if w not in LIGHT_VERBS and w != nouns[-1]]
-                by_particle = [k for k in near_most if {w for w in words(k) if w in PARTICLES} & set(tokens)]
+                tied = sorted(k for k, n in by_kind.items() if n == most)  # the verb breaks a tie
+                by_particle = [k for k in tied if {w for w in words(k) if w in PARTICLES} & set(tokens)]
                 if len(by_particle) == 1:  # "went into a room" is the kind said "into"
-                    near_most = by_particle
-                chosen = self._kind(verbs, near_most, [forms(w) for w in verbs], phrase=tokens) if len(near_most) > 1 and verbs else None
-                chosen = chosen or (near_most[0] if len(near_most) == 1 else None)
-                return EventPattern(chosen or max(sorted(by_kind), key=lambda k: by_kind[k]), None)
+                    tied = by_particle
+                verbs = [w for w in content if w not in LIGHT_VERBS and w != nouns[-1]]
+                chosen = self._kind(verbs, tied, [forms(w) for w in verbs], phrase=tokens) if len(tied) > 1 and verbs else None
+                return EventPattern(chosen or tied[0], None)
         spoken = " ".join(tokens)
         category = next((n for n in nouns if n in CATEGORY_NOUNS and singular(n) not in objects and re.search(
             rf"\b(?:a|an|another|any|some|one|each|every|or)\s+(?:[a-z]+\s+)?{re.escape(n)}\b", spoken)), None)

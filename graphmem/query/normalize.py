@@ -121,7 +121,6 @@ def normalize(question: str) -> str:
     s = re.sub(r"\b(?:time[ -]?step|timestep|tick|turn number|move number|step number|step no\.?)\s*#?\s*(?=\d)", "step ", s)
     s = re.sub(r"\bt\s*=\s*(?=\d)", "step ", s)
     s = re.sub(r"\b(step #?\s*\d+) (?:of|in|into) (?:the|this|my|our|your|its|their) (?:run|episode|game|trajectory|session|playthrough|rollout)\b", r"\1", s)
-
     s = re.sub(r"\bstep\s*#\s*(?=\d)", "step ", s)
     s = re.sub(r"#\s*(?=\d)", "step ", s)
     s = _numbers(s)
@@ -136,8 +135,7 @@ def normalize(question: str) -> str:
     s = re.sub(r"\bin (?:the )?(?:very )?(?:first|opening|initial) (\d+) " + UNIT, r"within_first \1", s)
     s = re.sub(r"\b(?:looking|counting|considering|focusing|going) (?:only )?(?:at |on |over )?(?:only )?(?:the )?(?:very )?(?:first|opening|initial) (\d+) " + UNIT + r"\s*,?",
                r"within_first \1 ,", s)
-    s = re.sub(r"^(?:tally up|tally|count up|add up|total up)\s+(?:every|each|all(?: the)?|the)\s+(?:time|occasion)s?\s+(?:that |when )?", "how many times did i ", s)
-    s = re.sub(r"^(?:tally up|tally|count up|add up|total up)\s+(?:every|each|all(?: the)?|the)\s+", "how many times did i ", s)
+    s = re.sub(r"^(?:tally up|tally|count up|add up|total up)\s+(?:every|each|all(?: the)?|the)\s+(?:(?:time|occasion)s?\s+(?:that |when )?)?", "how many times did i ", s)
     s = re.sub(r"^any (?!of\b)(.+)$", r"did i ever \1", s)
     s = re.sub(r"\b(?:within|during|over|across) (?:the )?(?:very )?(?:first|opening|initial) (\d+) " + UNIT, r"within_first \1", s)
     s = re.sub(r"\b(?:in|within|during|over|across) (?:the )?(?:last|final|latest|most recent) (\d+) " + UNIT, r"within_last \1", s)
@@ -199,8 +197,9 @@ ORDINAL_TOKEN = re.compile(r"\bord_(m?)(\d+)\b")
 _CAPITALIZED = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+(?:'s)?\b")
 
 
-#: Everyday idioms of what agents do, each with the one verb phrase it means. A question keeps its own
-#: words where the memory holds a kind they say ("take damage" stays when "take damage" is a kind).
+#: Everyday idioms of what agents do, each with the verb phrase it means (``\1``: the object the idiom
+#: wraps, as said). A question keeps its own words where the memory holds a kind they say ("take damage"
+#: stays when "take damage" is a kind).
 _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), meaning) for pattern, meaning in (
     (r"\b(?:get|gets|got|gotten|getting|came|come|comes|coming|went|go|goes|going|made it|make it|headed|head|heads|heading) back (?=to\b|into\b)", "returned "),
     (r"\b(?:get|gets|got|gotten|getting|came|come|comes|coming|went|go|goes|going|made it|make it|headed|head|heads|heading) back home\b", "returned home"),
@@ -212,14 +211,10 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), m
     (r"\b(?:undo|undoes|undid|undone|undoing) (?:the |its |a )?lock (?:on|of)\b", "unlocked"),
     (r"\b(?:get|gets|got|gotten|getting) (?:my|our|your|its|his|her|their) hands on\b", "obtained"),
     (r"\b(?:take|takes|took|taken|taking) stock of (?:what (?:was|were|is) (?:carried|held)|(?:my|our|your|its|his|her|their) (?:belongings|things|stuff|inventory|pockets?))", "checked the inventory"),
+    (r"\b(?:put|puts|putting) ((?:\w+ ){1,5}?)away\b", r"stowed \1"),
+    (r"\b(?:brought|bring|brings|bringing|took|take|takes|taking|carried|carry|carries|carrying) ((?:\w+ ){1,5}?)to (?:its|their|the) (?:destination|target|goal)\b", r"delivered \1"),
+    (r"\b(?:put|puts|putting|placed|placing|set|setting|stuck|sticking) ((?:\w+ ){1,3}?)in(?:to)? the (?:ground|soil|earth|dirt)\b", r"planted \1"),
 ))
-#: Idioms that wrap the object: the verb they mean, then the object as said.
-_IDIOM_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\b(?:put|puts|putting) ((?:\w+ ){1,5}?)away\b"), "stowed "),  # "put the blanket away"
-    (re.compile(r"\b(?:brought|bring|brings|bringing|took|take|takes|taking|carried|carry|carries|carrying) ((?:\w+ ){1,5}?)"
-                r"to (?:its|their|the) (?:destination|target|goal)\b"), "delivered "),
-    (re.compile(r"\b(?:put|puts|putting|placed|placing|set|setting|stuck|sticking) ((?:\w+ ){1,3}?)in(?:to)? the (?:ground|soil|earth|dirt)\b"), "planted "),
-)
 
 
 def idioms(question: str, lex: Lexicon) -> str:
@@ -233,15 +228,10 @@ def idioms(question: str, lex: Lexicon) -> str:
         return any(all(any(w in f for f in said) for w in k) and (len(k) > 1 or k[0] in verb) for k in kinds if k)
 
     def reading(meaning: str) -> Callable[[re.Match[str]], str]:
-        return lambda m: m.group(0) if said_as_kind(m.group(0)) else meaning
+        return lambda m: m.group(0) if said_as_kind(m.group(0)) else m.expand(meaning)
 
     for pattern, meaning in _IDIOMS:
         question = pattern.sub(reading(meaning), question)
-    def wrapping(verb: str) -> Callable[[re.Match[str]], str]:
-        return lambda m: m.group(0) if said_as_kind(m.group(0)) else f"{verb}{m.group(1)}"
-
-    for phrase, verb in _IDIOM_PHRASES:
-        question = phrase.sub(wrapping(verb), question)
     return question
 
 

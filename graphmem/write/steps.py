@@ -328,7 +328,7 @@ def build_step_batch(
                 vocab["state_values"].add((name, value))
 
         enabled_by: dict[int, set[str]] = defaultdict(set)
-        moved_numbers = numbers_moved(state, step)
+        moved_numbers = numbers_moved(state, step) if step.events else []
         for i, event in enumerate(step.events):
             pair = (event.kind, event.obj)
             totals[pair] = totals.get(pair, 0) + 1
