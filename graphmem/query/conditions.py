@@ -36,6 +36,8 @@ _BE = r"(?:was|were|is|are|be|been|got|became|become|becomes|stood|stayed)"
 _CONDITION_VERBS: tuple[tuple[str, str], ...] = (
     (rf"\b(?:{_verbs('exceed', 'surpass', 'top')}|{_RISE} (?:above|over|past|beyond)|(?:{_BE} )?(?:more|greater|higher|bigger) than|{_BE} (?:above|over))\s+{_NUM}", ">"),
     (rf"\b(?:{_FALL} (?:below|under|beneath)|(?:{_BE} )?(?:less|lower|fewer|smaller) than|{_BE} (?:below|under))\s+{_NUM}", "<"),
+    (rf"\b(?:at or (?:below|under|beneath)|equal to or (?:less|lower|fewer|smaller) than)\s+{_NUM}", "<="),
+    (rf"\b(?:at or (?:above|over)|equal to or (?:more|greater|higher|bigger) than)\s+{_NUM}", ">="),
     (rf"\b(?:at least|no (?:less|fewer) than|{_verbs('reach', 'hit', 'total', 'attain')}|{_RISE} (?:up )?to|{_verbs('build/built')} up to)\s+{_NUM}", ">="),
     (rf"\b(?:at most|no more than|{_FALL} (?:down )?to|{_BE} (?:down|back) to)\s+{_NUM}", "<="),
     (rf"\b(?:{_BE}|{_verbs('turn', 'equal', 'change', 'read', 'show/shown', 'hit', 'set')}(?: to)?|equal to)\s+(?:(?:exactly|precisely|just|only|at) )?{_NUM}", "=="),

@@ -39,6 +39,7 @@ from graphmem.query.algebra import (
     Window,
 )
 from graphmem.query.conditions import condition_of, reached, stated_condition
+from graphmem.query.discourse import one_question
 from graphmem.query.lexicon import Lexicon
 from graphmem.query.normalize import (
     MAX_CHARS,
@@ -53,7 +54,7 @@ from graphmem.query.normalize import (
     unheld_subjects,
 )
 from graphmem.query.slots import EXISTENCE, HAVE, Slot, slot_of
-from graphmem.query.wordforms import content_words, words
+from graphmem.query.wordforms import content_words, longest_name, words
 
 __all__ = ["MAX_CHARS", "compile_question"]
 
@@ -234,7 +235,14 @@ class _Compiler:
         if not isinstance(first, Occurrence) or not first.pattern.obj or first.pattern.obj not in self.lex.names:
             return text
         token = f"nameref{self.lex.names.index(first.pattern.obj)}"
-        return _OBJECT_PRONOUN.sub(lambda m: f"{m.group(1)}{token}", text)
+        others = [n for n in self.lex.names if n != first.pattern.obj]
+
+        def replace(m: re.Match[str]) -> str:
+            if longest_name(others, content_words(words(text[: m.start()])), strict=True) is not None:
+                return m.group(0)  # "struck a zombie without killing it": its own object
+            return f"{m.group(1)}{token}"
+
+        return _OBJECT_PRONOUN.sub(replace, text)
 
     def two_anchors(self, text: str, separator: str) -> tuple[Anchor, Anchor] | None:
         """Two anchors joined by ``separator`` ("from A to B", "between A and B"), split at the first
@@ -275,7 +283,7 @@ class _Compiler:
             return None
         if re.search(r"\bhow many times\b", s):
             return None
-        for cue, separator in ((r"\bbetween ", "(?:and|from)"), (r"\bfrom ", "(?:to|until|till)")):
+        for cue, separator in ((r"\bbetween ", "and"), (r"\bbetween ", "from"), (r"\bfrom ", "(?:to|until|till)")):
             found = re.search(cue + r"(.+)$", s)
             both = self.two_anchors(found.group(1), separator) if found else None
             if both is not None and not re.search(r"\b(?:next|following|subsequent|thereafter)\b", found.group(1) if found else ""):
@@ -407,6 +415,8 @@ class _Compiler:
         # A window at the end bounds the question's occurrence: "when did I drink for the 2nd time between
         # step 245 and 421", "where was I the last time I ate in the first 300 steps".
         trailing = re.search(r"(?<!right)(?<!just)(?<!immediately)(?<!directly)\s(?:within_first \d+|within_last \d+|between .+ and .+|from step \d+ to .+|(?:before|earlier than|prior to|until|till|up to|by|after|later than|since|following) step \d+)$", s)
+        if trailing and re.search(rf"\b\d+ {UNIT}$", s[: trailing.start()]):
+            trailing = None  # "3 steps before step 35" is an offset, not a window
         if trailing:
             window, found = self.window(trailing.group(0))
             inner = self.read(s[: trailing.start()])
@@ -515,7 +525,7 @@ def compile_question(question: str, lexicon: Lexicon, last_t: int) -> Query | No
     try:
         marked = lexicon.mark_quoted(mark_state_values(question[:MAX_CHARS], lexicon))
         return _Compiler(lexicon, last_t).compile(
-            main_clause_first(unheld_subjects(lexicon.mark_worded(idioms(normalize(names_as_agent(marked, lexicon)), lexicon)), lexicon)))
+            main_clause_first(unheld_subjects(lexicon.mark_worded(idioms(normalize(one_question(names_as_agent(marked, lexicon))), lexicon)), lexicon)))
     except (QueryError, ValueError, IndexError, re.error) as exc:
         logger.debug("could not compile %r: %s", question[:200], exc)
         return None

@@ -311,6 +311,14 @@ class Lexicon:
                        and (len(words(k)) == 1 or contiguous(words(k), tokens))]
         morph_all = [morph_forms(w) for w in tokens]
         obj = longest_name(objects, content, strict=True)
+        if obj is not None and len(words(obj)) > 1 and re.search(rf"\b{re.escape(words(obj)[0])} (?:a|an|the|some) {re.escape(words(obj)[1])}\b", " ".join(tokens)):
+            # "defeat a zombie" is a verb and its object, not the name "defeat zombie" said without its article
+            obj = longest_name({o for o in objects if len(words(o)) == 1 or " ".join(words(o)) in " ".join(tokens)}, content, strict=True)
+        unheld_compound = _unheld_compound(content, obj, objects, tokens)
+        if unheld_compound is not None:  # "a stone pickaxe" when only a wood pickaxe was ever made: no stone one
+            holders = sorted({k for k, o in self.pairs if o and words(o)[-1] == unheld_compound[1]})
+            kind = holders[0] if len(holders) == 1 else self._kind(content, holders, qforms, force=True, phrase=tokens)
+            return EventPattern(kind, unheld_compound[0])
         if obj is not None:
             named_kinds = [k for k in named_kinds if said_outside(words(k), content, words(obj))]
         named_kind = max(named_kinds, key=lambda k: (covers(words(k), morph_all, True) == 1.0, len(words(k)))) if named_kinds else None
@@ -426,7 +434,7 @@ class Lexicon:
             if named_kind is not None and named_kind not in kinds_with_obj:
                 as_written = [morph_forms(w) for w in content]
                 takes_objects = any(k == named_kind and o for k, o in self.pairs)
-                if takes_objects and covers(words(named_kind), as_written, strict=True) == 1.0:
+                if takes_objects and (covers(words(named_kind), as_written, strict=True) == 1.0 or _said_together(words(named_kind), tokens)):
                     return EventPattern(named_kind, obj)
                 named_kind = None  # only a synonym of the verb: the object's own kinds decide
             if named_kind is None and len(kinds_with_obj) > 1:
@@ -581,6 +589,25 @@ class Lexicon:
         if force or (clear_winner(scores) if has_verb else scores[i] >= MIN_SIMILARITY):
             return pool[i]
         return None
+
+
+def _said_together(kind: Sequence[str], tokens: Sequence[str]) -> bool:
+    """The kind's words said one after another as written, particles included ("turn on the lighter",
+    not "switched the stopwatch off")."""
+    n = len(kind)
+    return any(all(kind[j] in morph_forms(tokens[i + j]) for j in range(n)) for i in range(len(tokens) - n + 1))
+
+
+def _unheld_compound(content: Sequence[str], obj: str | None, objects: set[str], tokens: Sequence[str]) -> tuple[str, str] | None:
+    """("stone pickaxe", "pickaxe") when the words say a held one-word ``obj`` right before the head noun
+    of held multi-word names ("wood pickaxe") but the memory holds no such compound."""
+    if obj is None or len(words(obj)) != 1 or obj not in content:
+        return None
+    at = content.index(obj)
+    head = content[at + 1] if at + 1 < len(content) else None
+    if head is None or f"{obj} {head}" in objects or f"{obj} {head}" not in " ".join(tokens) or not any(len(words(o)) > 1 and words(o)[-1] == head for o in objects):
+        return None
+    return f"{obj} {head}", head
 
 
 def _after_the_thing(phrase: Sequence[str], obj: str | None) -> Sequence[str]:

@@ -80,9 +80,15 @@ def normalize(question: str) -> str:
     s = s.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
     s = re.sub(r"[?!\"'`](?![a-z])|(?<![a-z])['`\"]", " ", s)
     s = re.sub(r"\b(?:up to|until|till|through) and including\b", "up to", s)
+    s = re.sub(r"\bwhat's\b", "what is", s)
+    # a reading imagined: "if you had checked the stage field at step 471, what would it have said"
+    s = re.sub(r"^if (?:i|you|we|one|the agent) (?:had )?(?:checked|looked at|read|inspected|examined|consulted) (?:the |my |our |your |its )?(.+?)(?: field| value| reading| variable| readout| gauge| meter)? (at step #?\d+),? what would (?:it|that|they|the \w+) have (?:said|shown|read|reported|been|displayed)\s*[?.]?\s*$",
+               r"what was the \1 \2", s)
     # instructions about the answer's form say nothing about what is asked: "Answer as x,y.", "in steps"
     s = re.sub(r"[.;,]?\s*(?:please )?(?:answer|respond|reply) (?:with|as|in|using) [^.?!]*[.?!]?\s*$", " ", s)
-    s = re.sub(r",?\s*\b(?:item by item|one by one|in full|if any)\b", " ", s)
+    s = re.sub(r",?\s*\b(?:item by item|one by one|event by event|in full|if any)\b", " ", s)
+    s = re.sub(r",?\s*\b(?:as an? (?:number|integer|count|step number)|in steps)\s*$", " ", s)
+    s = re.sub(r",?\s*\bas (?:x ?, ?y |grid )?(?:coordinates|coords|x ?, ?y)\s*(?=$|,)", " in xy coordinates", s)
     s = re.sub(r"(^|[,.;] )(?:could|can|would|will) you (?:please )?(?=list|name|tell|give|say|show|report|count|find)", r"\1", s)
     s = re.sub(r"\btrue ?/ ?false\b|\byes or no\b", "true or false", s)
     s = re.sub(r"\b(?:hit|health|life) points\b|\bhit-points\b", "hitpoints", s)
@@ -105,7 +111,8 @@ def normalize(question: str) -> str:
     s = re.sub(r"\b(?:(?:right|just|immediately|directly) )?after (step #?\d+)(?:'s| s) (?:action|move|command|turn)\b", r"at \1", s)
     # ... a value read then, but the start of a window for a count or an existence question
     after_step = r"after \1" if re.search(r"\bhow (?:many|often)\b|^(?:did|have|has|had|was there|is there|were there|is it true|list|name)\b|\bever\b", s) else r"at \1"
-    s = re.sub(r"\b(?:once|when|after|right after|just after) (step #?\d+)(?:(?:'s| s) (?:action|move|command))? (?:was|had been|has been|is|got) (?:done|taken|performed|executed|complete|completed|finished|over|carried out|made)\b", after_step, s)
+    s = re.sub(r"\b(?:once|when|after|right after|just after) (step #?\d+)(?:(?:'s| s) (?:action|move|command))? (?:was|had been|has been|had|has|is|got) (?:done|taken|performed|executed|complete|completed|finished|over|carried out|made|ended)\b", after_step, s)
+    s = re.sub(r"\bas (?:it|they|things) (?:stood|was|were)\b", " ", s)
     # A frame naming the occurrence first: "Considering the first time I ate: where was I?"
     s = re.sub(r"^(?:considering|regarding|concerning|thinking (?:about|of)|think (?:about|of)|as for|as to|about|take|consider|looking at|looking back at|focusing on|for)\s+(?=the\b)", "", s)
     s = re.sub(rf"^(?:is|was) there (?:any |a |some )?(?:record|sign|trace|evidence|instance|case|mention|report) (?:of|that) (?:({SUBJECT}) )?(.+)$", lambda m: f"did {m.group(1) or 'i'} ever {m.group(2)}", s)
@@ -124,6 +131,16 @@ def normalize(question: str) -> str:
     s = re.sub(r"\bstep\s*#\s*(?=\d)", "step ", s)
     s = re.sub(r"#\s*(?=\d)", "step ", s)
     s = _numbers(s)
+    # counting steps from an anchor: "go 5 steps back from X", "take the moment X and go 3 steps forward"
+    s = re.sub(rf"\b(?:(?:go|going|went|count|counting|step|stepping|move|moving|jump|jumping|skip|skipping) )?(\d+) ({UNIT}) (back|backward|backwards|earlier|forward|forwards|ahead|later|on) from\b",
+               lambda m: f"{m.group(1)} {m.group(2)} {'before' if m.group(3).startswith(('back', 'earlier')) else 'after'}", s)
+    s = re.sub(rf"\b(?:the (?:moment|time|step|point) (?:when |that |where )?)?((?:{SUBJECT}|the \w+) .+?),? and (?:then )?(?:go|move|count|step|jump|skip) (\d+) ({UNIT}) (back|backward|backwards|earlier|forward|forwards|ahead|later|on)\b",
+               lambda m: f"{m.group(2)} {m.group(3)} {'before' if m.group(4).startswith(('back', 'earlier')) else 'after'} {m.group(1)}", s)
+    # "once X was behind me": after X
+    s = re.sub(r"\bonce (.+?) (?:was|were|had been|is|lay) (?:behind|over|done|past) (?:me|us|you|it|him|her|them|the agent|[a-z]+)\b", r"after \1", s)
+    # "how far, in steps, was step 155 from X": the distance between them
+    s = re.sub(r"^how far,? (?:in steps,? )?(?:away )?(?:was|is|were|lay|lies) (.+?) from (.+)$", r"how many steps between \1 and \2", s)
+    s = re.sub(r"\bhow far into the (?:episode|run|game|trajectory|session|playthrough)(?: \(?step(?: number)?\)?)?\s+(?=did|was|were|had|do)", "at which step ", s)
     # A leading step frame: "Step 190: what was ahead of it?", "Back at step 59, what was my health?"
     s = re.sub(r"^(?:(?:looking back|look back|going back|go back|back|right|exactly|just|looking|look|considering|regarding|about|as for|if (?:you|we) (?:check|look at|consider)|(?:check|consider)) )?(?:(?:at|for|in|during|on|as of|around|to) )?(?:the )?step (\d+)\s*[,:]\s*(.+)$",
                r"\2 at step \1", s)
@@ -137,9 +154,11 @@ def normalize(question: str) -> str:
                r"within_first \1 ,", s)
     s = re.sub(r"^(?:tally up|tally|count up|add up|total up)\s+(?:every|each|all(?: the)?|the)\s+(?:(?:time|occasion)s?\s+(?:that |when )?)?", "how many times did i ", s)
     s = re.sub(r"^any (?!of\b)(.+)$", r"did i ever \1", s)
+    # the question word said last: "in the first 100 steps, I collected wood how many times"
+    s = re.sub(rf"(^|, )({SUBJECT}) ([^,]+?) how (?:many times|often)\s*$", r"\1how many times did \2 \3", s)
     s = re.sub(r"\b(?:within|during|over|across) (?:the )?(?:very )?(?:first|opening|initial) (\d+) " + UNIT, r"within_first \1", s)
     s = re.sub(r"\b(?:in|within|during|over|across) (?:the )?(?:last|final|latest|most recent) (\d+) " + UNIT, r"within_last \1", s)
-    s = re.sub(r"\b(?:which|what)(?: one| 1)? (?:came|happened|occurred|was|did \S+(?: \S+)? do|took place|happened) (?:first|earlier|sooner|before the other)\b", "which_first", s)
+    s = re.sub(r"\b(?:which|what)(?: one| 1)? (?:came|happened|occurred|was|did (?:\S+ ){1,2}?(?:do|get to|reach|hit|manage|achieve)|took place|happened) (?:first|earlier|sooner|before the other)\b", "which_first", s)
     m = re.match(r"^(?:of|between) (.+?) and (.+?),? (which_first)\s*$", s)
     if m:
         s = f"which_first, {m.group(1)} or {m.group(2)}"
@@ -152,7 +171,7 @@ def normalize(question: str) -> str:
     # Failure said many ways is one verb: "tried in vain to open", "my second failed attempt to eat",
     # "typed a command that did not work"
     s = re.sub(r"\b(?:tried|attempted) (?:in vain|unsuccessfully|and failed|without success) to\b|\bunsuccessfully (?:tried|attempted) to\b"
-               r"|\b(?:tried|attempted) to (\w+(?: \w+){0,5}?) (?:in vain|unsuccessfully|without success)\b",
+               r"|\b(?:tried|attempted|try|tries|trying|attempt|attempts|attempting) to (\w+(?: \w+){0,5}?) (?:in vain|unsuccessfully|without success)\b",
                lambda m: f"failed to {m.group(1)}" if m.group(1) else "failed to", s)
     s = re.sub(r"\b(?:(?:my|our|your|its|their|the agent's|the player's|the|a|an) )?(ord_m?\d+ )?(?:failed|unsuccessful|fruitless|vain) (?:attempt|try|effort)s? (?:to|at) ",
                lambda m: f"the {m.group(1) or ''}time i failed to ", s)
@@ -162,6 +181,7 @@ def normalize(question: str) -> str:
     s = re.sub(r"\b(?:(?:took|take|takes|taking|had|have|having|gave|give|giving) )?(?:an? |my |our |its |their |the |the [a-z]+'s |[a-z]+'s )?((?:ord_m?\d+ )?)(?:close|closer|careful|good|detailed|hard) looks? at\b",
                lambda m: f"the {m.group(1)}time i examined" if m.group(1) else "examined", s)
     s = re.sub(r"\b(checked|check|checks|checking) out (?=the |a |an |my |our |its |their |that |this )", r"examined ", s)
+    s = re.sub(r"\b(?:look|looks|looked|looking) (?:closely|carefully|hard|intently|more closely) at\b", "examined", s)
     # what is left on the floor was dropped
     s = re.sub(r"\b(?:left|leave|leaves|leaving|put|set|placed|laid) ((?:\w+ ){1,5}?)(?:down )?on (?:the|to the) (?:floor|ground)\b", r"dropped \1", s)
     s = re.sub(r"\b(?:left|leave|leaves|leaving|put|set|placed|laid) on (?:the|to the) (?:floor|ground) ", r"dropped ", s)
@@ -175,14 +195,19 @@ def normalize(question: str) -> str:
     s = re.sub(r"\bbetween (?:the |my |our |its )?(ord_m?\d+) and (?:the |my |our |its )?(ord_m?\d+) (time|occasion)s? (.+)$",
                r"between the \1 time \4 and the \2 time \4", s)
     s = re.sub(r"\b(?:for|on) (?:the|a|my|our|its) (ord_m?\d+) (?:time|occasion|instance)\b(?! (?:i|we|you|he|she|it|they|the|my|our|its|their|that|when)\b)", r"\1", s)
+    # an ordinal said last is the occurrence's: "when did I pick up the knife the fourth time"
+    s = re.sub(r"(\b(?!to\b|and\b|from\b|until\b|till\b|than\b|or\b)[a-z_]+) the (ord_m?\d+) (?:time|occasion|instance)\s*$", r"\1 \2", s)
+    s = re.sub(r"\bthe next (?:command|action|move|input|instruction)(?: (?:typed|entered|issued|taken|given|sent|made|chosen|keyed in))? (?:immediately |right |just |directly )?(after|following)\b", r"the action right \1", s)
+    s = re.sub(r"^(?:what|which) (?:exact )?(command|action|move|input|instruction) (?:was|got|were) (?:entered|typed|issued|input|sent|given|keyed in|submitted|taken|performed|executed|chosen)\b", r"what was the \1", s)
+    s = re.sub(r"\b(ord_m?\d+) (?:earlier|prior|previous|preceding|later|subsequent) (time|occasion|instance)\b", r"\1 \2", s)
     s = re.sub(r"\bx ?, ?y\b", "xy", s)
     if re.search(r"\btrue or false\b", s):
         s = re.sub(r"\s*[(,:-]*\s*\btrue or false\b\s*[),:-]*\s*", " ", s).strip()
         s = re.sub(r"^(?:was|were|is|did|had)\b", "true_or_false was", s) if not s.startswith("true_or_false") else s
         if "true_or_false" not in s:
             s = "true_or_false " + s
-    s = re.sub(r"^(?:what|which) (?:was|is) the (ord_m?\d+ )?(?:step|time|moment|point) (after|before|since|following) (.+?) (?:at which|in which|on which|where|when|that) (.+)$",
-               lambda m: f"when was the {m.group(1) or 'ord_1 '}time {m.group(4)} {m.group(2)} {m.group(3)}", s)
+    s = re.sub(r"^(?:what|which) (?:was|is) the (ord_m?\d+ |next )?(?:step|time|moment|point) (after|before|since|following) (.+?) (?:at which|in which|on which|where|when|that) (.+)$",
+               lambda m: f"when was the {m.group(1) if m.group(1) and m.group(1) != 'next ' else 'ord_1 '}time {m.group(4)} {m.group(2)} {m.group(3)}", s)
     s = re.sub(r"\bthe (ord_m?\d+ )?(?:step|time|moment|point) (after|before|since|following) (.+?) (?:at which|in which|on which|where|when|that) (.+)$",
                lambda m: f"the {m.group(1) or 'ord_1 '}time {m.group(4)} {m.group(2)} {m.group(3)}", s)
     s = re.sub(r"[,;:]", " , ", s)
@@ -211,7 +236,11 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), m
     (r"\b(?:undo|undoes|undid|undone|undoing) (?:the |its |a )?lock (?:on|of)\b", "unlocked"),
     (r"\b(?:get|gets|got|gotten|getting) (?:my|our|your|its|his|her|their) hands on\b", "obtained"),
     (r"\b(?:take|takes|took|taken|taking) stock of (?:what (?:was|were|is) (?:carried|held)|(?:my|our|your|its|his|her|their) (?:belongings|things|stuff|inventory|pockets?))", "checked the inventory"),
+    (r"\b(?:start|started|starts|starting|begin|began|begun|begins|beginning) (?:a |my |our |its |their |his |her |the )?(?:new|fresh|next) life\b", "respawned"),
     (r"\b(?:put|puts|putting) ((?:\w+ ){1,5}?)away\b", r"stowed \1"),
+    (r"\b(?:cut|cuts|cutting) ((?:\w+ ){1,5}?)into (?:small )?(?:cubes|dice)\b", r"diced \1"),
+    (r"\b(?:cut|cuts|cutting) ((?:\w+ ){1,5}?)into (?:thin )?slices\b", r"sliced \1"),
+    (r"\b(?:cut|cuts|cutting) ((?:\w+ ){1,5}?)into (?:pieces|chunks|bits)\b", r"chopped \1"),
     (r"\b(?:brought|bring|brings|bringing|took|take|takes|taking|carried|carry|carries|carrying) ((?:\w+ ){1,5}?)to (?:its|their|the) (?:destination|target|goal)\b", r"delivered \1"),
     (r"\b(?:put|puts|putting|placed|placing|set|setting|stuck|sticking) ((?:\w+ ){1,3}?)in(?:to)? the (?:ground|soil|earth|dirt)\b", r"planted \1"),
 ))

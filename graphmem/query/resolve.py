@@ -106,6 +106,11 @@ class _Resolver:
         if window is None:
             return 0, self.last_t, ""
         lo, hi, parts = 0, self.last_t, []
+        # A step bound past the end of the episode bounds nothing more than its end does.
+        if isinstance(window.end, StepAt) and window.end.t > self.last_t:
+            window = Window(window.start, None, window.include_start, True)
+        if isinstance(window.start, StepAt) and window.start.t > self.last_t:
+            return self.last_t + 1, self.last_t, f"after [{self.last_t}]"
         if window.start is not None:
             t = self.anchor(window.start, f"{role}.start")
             if t is None:
@@ -277,6 +282,14 @@ def _window_fact(r: _Resolver, query: Count | Exists | ListEvents, lo: int, hi: 
         if row is not None:
             r.marks.append(Mark("found", row.t, f"1st {p.label()}" + (f" {where}" if where else "")))
             return Fact("exists", "yes", f"{p.label()}{_span_text(where)}: yes, 1st at [{row.t}]")
+        # A "no" shows the nearest time it did happen outside the window ("did A before B": A came after)
+        later = store.find_event(ns, ep, p.kind, p.obj, 1, hi + 1, r.last_t) if hi < r.last_t else None
+        earlier = store.find_event(ns, ep, p.kind, p.obj, -1, 0, lo - 1) if later is None and lo > 0 else None
+        outside = later or earlier
+        if outside is not None:
+            r.support.append(outside.t)
+            side = "after" if outside is later else "before"
+            return Fact("exists", "no", f"{p.label()}{_span_text(where)}: never (nearest {side} it at [{outside.t}])")
         return Fact("exists", "no", f"{p.label()}{_span_text(where)}: never")
     n = 0 if empty else store.count_events(ns, ep, p.kind, p.obj, lo, hi)
     if isinstance(query, Count):
