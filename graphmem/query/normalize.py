@@ -256,8 +256,15 @@ def idioms(question: str, lex: Lexicon) -> str:
         verb = said[0] if said else frozenset()
         return any(all(any(w in f for f in said) for w in k) and (len(k) > 1 or k[0] in verb) for k in kinds if k)
 
+    def unheld_reading(text: str, meant: str) -> bool:
+        """What the idiom means names no stored kind, while a stored kind holds its last word ("began a
+        fresh life" when the memory says `start new life`, not `respawn`)."""
+        verb = morph_forms(words(meant)[0]) if words(meant) else frozenset()
+        said = words(text)
+        return not any(k[0] in verb for k in kinds if k) and bool(said) and any(len(k) > 1 and said[-1] in k for k in kinds)
+
     def reading(meaning: str) -> Callable[[re.Match[str]], str]:
-        return lambda m: m.group(0) if said_as_kind(m.group(0)) else m.expand(meaning)
+        return lambda m: m.group(0) if said_as_kind(m.group(0)) or unheld_reading(m.group(0), m.expand(meaning)) else m.expand(meaning)
 
     for pattern, meaning in _IDIOMS:
         question = pattern.sub(reading(meaning), question)

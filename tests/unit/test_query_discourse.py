@@ -88,3 +88,11 @@ def test_what_the_memory_never_holds_names_nothing_else() -> None:
 def test_any_text_is_one_string(text: str) -> None:
     assert isinstance(one_question(text), str)
     compile_question(text, LEX, 500)  # never raises
+
+
+def test_an_idiom_reads_as_its_verb_unless_the_memory_says_it_its_own_way() -> None:
+    respawning = Lexicon(pairs=frozenset({("respawn", ""), ("collect", "wood")}), items=frozenset(), states=frozenset())
+    new_lives = Lexicon(pairs=frozenset({("start new life", ""), ("collect", "wood")}), items=frozenset(), states=frozenset())
+    assert compile_question("When did I first start a new life?", respawning, 500) == Read(Occurrence(EventPattern("respawn"), 1), "step")
+    assert compile_question("When did I first begin a fresh life?", new_lives, 500) == Read(
+        Occurrence(EventPattern("start new life"), 1), "step")
