@@ -39,6 +39,7 @@ from graphmem.query.wordforms import (
     LOCATION_NOUNS,
     PARTICLES,
     active_voice,
+    after_the_thing,
     before_place_phrase,
     content_words,
     contiguous,
@@ -53,7 +54,10 @@ from graphmem.query.wordforms import (
     nounish,
     phrase_words,
     said_outside,
+    said_together,
+    said_words,
     singular,
+    unheld_compound,
     words,
 )
 
@@ -277,13 +281,13 @@ class Lexicon:
         qforms = [forms(w) for w in content]
         # A kind counts only when a word of it is said outside the object's name: "grabbed the pork chop"
         # does not say "chop"; "chopped the pork chop" does.
-        both = [(k, o) for k, o in self.pairs if o and covers(_said_words(k), qforms) == 1.0 and contiguous(words(o), content, True)
-                and said_outside(_said_words(k), content, words(o))]
+        both = [(k, o) for k, o in self.pairs if o and covers(said_words(k), qforms) == 1.0 and contiguous(words(o), content, True)
+                and said_outside(said_words(k), content, words(o))]
         if both:
             strict_forms = [morph_forms(w) for w in content]
 
             def said_as_written(p: tuple[str, str]) -> bool:
-                return covers(_said_words(p[0]), strict_forms, True) == 1.0 and contiguous(words(p[1]), content, True)
+                return covers(said_words(p[0]), strict_forms, True) == 1.0 and contiguous(words(p[1]), content, True)
 
             k, o = max(both, key=lambda p: (said_as_written(p), len(words(p[0])) + len(words(p[1])), len(words(p[1])), p))
             alternative = _OR_CATEGORY.search(" ".join(tokens))
@@ -314,11 +318,11 @@ class Lexicon:
         if obj is not None and len(words(obj)) > 1 and re.search(rf"\b{re.escape(words(obj)[0])} (?:a|an|the|some) {re.escape(words(obj)[1])}\b", " ".join(tokens)):
             # "defeat a zombie" is a verb and its object, not the name "defeat zombie" said without its article
             obj = longest_name({o for o in objects if len(words(o)) == 1 or " ".join(words(o)) in " ".join(tokens)}, content, strict=True)
-        unheld_compound = _unheld_compound(content, obj, objects, tokens)
-        if unheld_compound is not None:  # "a stone pickaxe" when only a wood pickaxe was ever made: no stone one
-            holders = sorted({k for k, o in self.pairs if o and words(o)[-1] == unheld_compound[1]})
+        unheld_pair = unheld_compound(content, obj, objects, tokens)
+        if unheld_pair is not None:  # "a stone pickaxe" when only a wood pickaxe was ever made: no stone one
+            holders = sorted({k for k, o in self.pairs if o and words(o)[-1] == unheld_pair[1]})
             kind = holders[0] if len(holders) == 1 else self._kind(content, holders, qforms, force=True, phrase=tokens)
-            return EventPattern(kind, unheld_compound[0])
+            return EventPattern(kind, unheld_pair[0])
         if obj is not None:
             named_kinds = [k for k in named_kinds if said_outside(words(k), content, words(obj))]
         named_kind = max(named_kinds, key=lambda k: (covers(words(k), morph_all, True) == 1.0, len(words(k)))) if named_kinds else None
@@ -434,7 +438,7 @@ class Lexicon:
             if named_kind is not None and named_kind not in kinds_with_obj:
                 as_written = [morph_forms(w) for w in content]
                 takes_objects = any(k == named_kind and o for k, o in self.pairs)
-                if takes_objects and (covers(words(named_kind), as_written, strict=True) == 1.0 or _said_together(words(named_kind), tokens)):
+                if takes_objects and (covers(words(named_kind), as_written, strict=True) == 1.0 or said_together(words(named_kind), tokens)):
                     return EventPattern(named_kind, obj)
                 named_kind = None  # only a synonym of the verb: the object's own kinds decide
             if named_kind is None and len(kinds_with_obj) > 1:
@@ -541,7 +545,7 @@ class Lexicon:
             return typed[0]
         # where the object went, said as the agent typed it: "put the cd on a surface" is the kind typed
         # "put ... on", not the one typed "insert ... into" or "drop"
-        said_places = {_PLACE_WORDS[w] for w in _after_the_thing(phrase, obj) if w in _PLACE_WORDS}
+        said_places = {_PLACE_WORDS[w] for w in after_the_thing(phrase, obj) if w in _PLACE_WORDS}
         if len(said_places) == 1:
             placed = [k for k in pool if any(_PLACE_WORDS.get(w) in said_places for a in self.actions_of.get(k, ())
                                              for w in re.findall(r"_ ([a-z]+)", a))]
@@ -589,38 +593,6 @@ class Lexicon:
         if force or (clear_winner(scores) if has_verb else scores[i] >= MIN_SIMILARITY):
             return pool[i]
         return None
-
-
-def _said_together(kind: Sequence[str], tokens: Sequence[str]) -> bool:
-    """The kind's words said one after another as written, particles included ("turn on the lighter",
-    not "switched the stopwatch off")."""
-    n = len(kind)
-    return any(all(kind[j] in morph_forms(tokens[i + j]) for j in range(n)) for i in range(len(tokens) - n + 1))
-
-
-def _unheld_compound(content: Sequence[str], obj: str | None, objects: set[str], tokens: Sequence[str]) -> tuple[str, str] | None:
-    """("stone pickaxe", "pickaxe") when the words say a held one-word ``obj`` right before the head noun
-    of held multi-word names ("wood pickaxe") but the memory holds no such compound."""
-    if obj is None or len(words(obj)) != 1 or obj not in content:
-        return None
-    at = content.index(obj)
-    head = content[at + 1] if at + 1 < len(content) else None
-    if head is None or f"{obj} {head}" in objects or f"{obj} {head}" not in " ".join(tokens) or not any(len(words(o)) > 1 and words(o)[-1] == head for o in objects):
-        return None
-    return f"{obj} {head}", head
-
-
-def _after_the_thing(phrase: Sequence[str], obj: str | None) -> Sequence[str]:
-    """The words after the thing the phrase is about (its object, or "something"): where a place word
-    says where the thing went ("put the cd on a table"), not a particle of the verb ("dropped off")."""
-    marks = set(words(obj)) if obj else {"something", "it", "anything", "them", "thing", "things", "stuff", "everything"}
-    at = max((i for i, w in enumerate(phrase) if w in marks or (obj and forms(w) & name_forms(obj))), default=None)
-    return phrase[at + 1:] if at is not None else ()
-
-
-def _said_words(kind: str) -> list[str]:
-    """The words of a kind a question must say: "fail to open" is said by "failed ... open"."""
-    return [w for w in words(kind) if w not in FUNCTION_WORDS or w in PARTICLES] or words(kind)
 
 
 def _ordinal_or_name(m: re.Match[str], token: str) -> str:

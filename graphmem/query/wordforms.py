@@ -348,3 +348,35 @@ def longest_name(names: Iterable[str], tokens: Sequence[str], strict: bool = Fal
         if len(nw) > 1 and near(nw, tokens, strict) and (best is None or len(nw) > len(words(best))):
             best = name
     return best
+
+
+def said_together(kind: Sequence[str], tokens: Sequence[str]) -> bool:
+    """The kind's words said one after another as written, particles included ("turn on the lighter",
+    not "switched the stopwatch off")."""
+    n = len(kind)
+    return any(all(kind[j] in morph_forms(tokens[i + j]) for j in range(n)) for i in range(len(tokens) - n + 1))
+
+
+def unheld_compound(content: Sequence[str], obj: str | None, objects: set[str], tokens: Sequence[str]) -> tuple[str, str] | None:
+    """("stone pickaxe", "pickaxe") when the words say a held one-word ``obj`` right before the head noun
+    of held multi-word names ("wood pickaxe") but the memory holds no such compound."""
+    if obj is None or len(words(obj)) != 1 or obj not in content:
+        return None
+    at = content.index(obj)
+    head = content[at + 1] if at + 1 < len(content) else None
+    if head is None or f"{obj} {head}" in objects or f"{obj} {head}" not in " ".join(tokens) or not any(len(words(o)) > 1 and words(o)[-1] == head for o in objects):
+        return None
+    return f"{obj} {head}", head
+
+
+def after_the_thing(phrase: Sequence[str], obj: str | None) -> Sequence[str]:
+    """The words after the thing the phrase is about (its object, or "something"): where a place word
+    says where the thing went ("put the cd on a table"), not a particle of the verb ("dropped off")."""
+    marks = set(words(obj)) if obj else {"something", "it", "anything", "them", "thing", "things", "stuff", "everything"}
+    at = max((i for i, w in enumerate(phrase) if w in marks or (obj and forms(w) & name_forms(obj))), default=None)
+    return phrase[at + 1:] if at is not None else ()
+
+
+def said_words(kind: str) -> list[str]:
+    """The words of a kind a question must say: "fail to open" is said by "failed ... open"."""
+    return [w for w in words(kind) if w not in FUNCTION_WORDS or w in PARTICLES] or words(kind)
