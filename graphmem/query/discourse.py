@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import re
 
-_SUBJECT = r"(?:i|we|you|he|she|it|they|the agent|the player|the [a-z]+(?= [a-z-]+ed\b))"
+from graphmem.query.normalize import OF_THE_RUN, SUBJECT
+
+#: a subject, or a noun before a past-tense verb ("the cook oven-roasted")
+_SUBJECT = rf"(?:{SUBJECT}|the [a-z]+(?= [a-z-]+ed\b))"
 #: where one part ends and the next begins: a sentence end, a dash, a semicolon or a colon
-_PARTS = re.compile(r"\s*(?:(?<!\bno)(?<!\bnr)(?<!\bvs)(?<!\be\.g)(?<!\bi\.e)(?<!\bapprox)(?<!\bapprox)[.?!]+\s+|\s--+\s*|\s*;\s+|:\s+)(?=\S)", re.IGNORECASE)
+_PARTS = re.compile(r"\s*(?:(?<!\bno)(?<!\bnr)(?<!\bvs)(?<!\be\.g)(?<!\bi\.e)(?<!\bapprox)[.?!]+\s+|\s--+\s*|\s*;\s+|:\s+)(?=\S)", re.IGNORECASE)
 #: a last part that only says how to answer: "Name the sector.", "Give the step.", "Answer in steps."
 _HOW_TO_ANSWER = re.compile(r"^(?:please )?(?:name|give|state|say|answer|respond|reply|use|report|write|just)\b", re.IGNORECASE)
 _QUESTION = re.compile(r"^(?:what|what's|where|when|which|who|how|did|do|does|was|were|is|are|had|has|have|at which|in which|on which|at what|in what|on what|give|tell|list|name|say|report)\b", re.IGNORECASE)
@@ -44,7 +47,7 @@ _THAT_EVENT = re.compile(r"\b(?:did|does|do|had|has) (?:that|it|this) (?:happen|
 _RECALL_FRAME = re.compile(r"^(?:(?:now )?(?:think|thinking|go|going|look|looking|cast your mind|jump|skip) back to|consider|considering|take|recall|remember|picture|about|regarding|as for|for"
                            r"|(?:i'm|i am|we're|we are) (?:trying to )?(?:reconstruct|reconstructing|look(?:ing)? at|check(?:ing)?|revisit(?:ing)?))\s+", re.IGNORECASE)
 #: "step 167 of the ranch run": the run is the one the memory holds
-_OF_THE_RUN = re.compile(r"\s+(?:of|in|into) (?:the|this|my|our|your|its|their) (?:[\w-]+ )?(?:run|episode|game|trajectory|session|playthrough|rollout|log)$", re.IGNORECASE)
+_OF_THE_RUN = re.compile(rf"\s+{OF_THE_RUN}$", re.IGNORECASE)
 #: a part that only bounds when: "after step 68", "in the first 782 steps", "looking only after I slept", "ever"
 _FRAME = re.compile(r"^(?:(?:looking|counting|searching|considering|focusing|checking)(?: only)?(?: at| on| over| in)?(?: only)? )?"
                     r"((?:in|within|during|over|across|between|after|before|since|following|prior to|up to|up until|until|by|from|as of|ever|at any point|at any time)\b.*)$", re.IGNORECASE)

@@ -317,7 +317,7 @@ class Lexicon:
         obj = longest_name(objects, content, strict=True)
         if obj is not None and len(words(obj)) > 1 and re.search(rf"\b{re.escape(words(obj)[0])} (?:a|an|the|some) {re.escape(words(obj)[1])}\b", " ".join(tokens)):
             # "defeat a zombie" is a verb and its object, not the name "defeat zombie" said without its article
-            obj = longest_name({o for o in objects if len(words(o)) == 1 or " ".join(words(o)) in " ".join(tokens)}, content, strict=True)
+            obj = longest_name({o for o in objects if len(words(o)) == 1 or said_together(words(o), tokens)}, content, strict=True)
         unheld_pair = unheld_compound(content, obj, objects, tokens)
         if unheld_pair is not None:  # "a stone pickaxe" when only a wood pickaxe was ever made: no stone one
             holders = sorted({k for k, o in self.pairs if o and words(o)[-1] == unheld_pair[1]})

@@ -35,6 +35,8 @@ _ORD_TENS = {"twentieth": 20, "thirtieth": 30, "fortieth": 40, "fiftieth": 50}
 # fmt: on
 UNIT = r"(?:steps?|moves?|turns?|actions?|ticks?|timesteps?)"
 SUBJECT = r"(?:i|we|you|he|she|it|they|the agent|the player|the bot|the robot|the character)"
+#: "of the run", "in this episode", "of the ranch run": the one run the memory holds
+OF_THE_RUN = r"(?:of|in|into) (?:the|this|my|our|your|its|their) (?:[\w-]+ )?(?:run|episode|game|trajectory|session|playthrough|rollout|log)"
 
 
 def _numbers(s: str) -> str:
@@ -127,7 +129,7 @@ def normalize(question: str) -> str:
     s = re.sub(r"\band including\b|\b(?:both )?inclusive(?:ly)?\b|\b(?:both )?ends included\b", "", s)
     s = re.sub(r"\b(?:time[ -]?step|timestep|tick|turn number|move number|step number|step no\.?)\s*#?\s*(?=\d)", "step ", s)
     s = re.sub(r"\bt\s*=\s*(?=\d)", "step ", s)
-    s = re.sub(r"\b(step #?\s*\d+) (?:of|in|into) (?:the|this|my|our|your|its|their) (?:run|episode|game|trajectory|session|playthrough|rollout)\b", r"\1", s)
+    s = re.sub(rf"\b(step #?\s*\d+) {OF_THE_RUN}\b", r"\1", s)
     s = re.sub(r"\bstep\s*#\s*(?=\d)", "step ", s)
     s = re.sub(r"#\s*(?=\d)", "step ", s)
     s = _numbers(s)

@@ -364,7 +364,7 @@ def unheld_compound(content: Sequence[str], obj: str | None, objects: set[str], 
         return None
     at = content.index(obj)
     head = content[at + 1] if at + 1 < len(content) else None
-    if head is None or f"{obj} {head}" in objects or f"{obj} {head}" not in " ".join(tokens) or not any(len(words(o)) > 1 and words(o)[-1] == head for o in objects):
+    if head is None or f"{obj} {head}" in objects or not said_together([obj, head], tokens) or not any(len(words(o)) > 1 and words(o)[-1] == head for o in objects):
         return None
     return f"{obj} {head}", head
 
