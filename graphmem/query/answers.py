@@ -50,7 +50,7 @@ from graphmem.query.algebra import (
     anchor_label,
 )
 from graphmem.query.resolve import Fact
-from graphmem.records import Scalar, Step
+from graphmem.records import Relation, Scalar, Step
 
 
 @dataclass(frozen=True)
@@ -101,8 +101,24 @@ def format_events(step: Step) -> str:
     return "; ".join(f"{ev.kind} {ev.obj}".strip() for ev in step.events) if step.events else "none"
 
 
+_FACING_PREDICATES = frozenset({"facing", "faces", "face", "in front of", "looking at", "looks at"})
+
+
 def facing_of(step: Step) -> str | None:
-    return next((r.obj for r in step.relations if r.subject == "agent" and r.predicate == "facing"), None)
+    """What the agent faced or acted on: the agent's ``facing`` relation; else any facing relation
+    (an agent that records itself by name); else the step's first relation, which by convention is
+    what the command acted on (``("Mote", "acts on", "pine desk")``).
+
+    >>> facing_of(Step(0, "go", relations=[Relation("Tern", "facing", "tree")]))
+    'tree'
+    """
+    own = next((r.obj for r in step.relations if r.subject == "agent" and r.predicate in _FACING_PREDICATES), None)
+    if own is not None:
+        return own
+    faced = next((r.obj for r in step.relations if r.predicate in _FACING_PREDICATES), None)
+    if faced is not None:
+        return faced
+    return step.relations[0].obj if step.relations else None
 
 
 def read_slot(step: Step, slot: str, name: str | None = None) -> str | None:

@@ -48,6 +48,8 @@ RICH = Step(
     observation="You see a table.",
 )
 BARE = Step(13, "noop")
+NAMED_AGENT = Step(15, "move up", relations=(Relation("Tern", "standing on", "sand"), Relation("Tern", "facing", "stone")))
+ACTED_ON = Step(16, "examine pine desk", relations=(Relation("Mote", "acts on", "pine desk"), Relation("pine desk", "in", "study")))
 AT_POSITION = Step(14, "move left", location=Location((31, 17)))
 
 
@@ -82,6 +84,8 @@ READS: list[tuple[Step, str, str | None, str | None]] = [
     (RICH, "state", "mana", None),  # an absent state value is not in the step
     (RICH, "facing", None, "table"),  # (agent, facing, X) only, not (table, near, tree)
     (BARE, "facing", None, None),
+    (NAMED_AGENT, "facing", None, "stone"),  # an agent recorded by name: its facing relation, not relations[0]
+    (ACTED_ON, "facing", None, "pine desk"),  # no facing relation: the first one, what the command acted on
     (RICH, "observation", None, "You see a table."),
     (BARE, "observation", None, None),
     (RICH, "events", None, "place table; lose wood"),

@@ -151,6 +151,11 @@ def test_slots_said_as_what_was_faced_recorded_or_told():
     assert read("Tell me where I was on step 14.") == Read(StepAt(14), "location")
     assert read("What was recorded as happening at step 9?") == Read(StepAt(9), "events")
     assert read("What was my score at step 239 of the run?") == Read(StepAt(239), "state", "score")
+    # what a command acted on is the facing slot too: the step's first relation when nothing is faced
+    assert read("What was I acting on at step 279?") == Read(StepAt(279), "facing")
+    assert read("As of step 274, what was the target of our command?") == Read(StepAt(274), "facing")
+    assert read("Looking at step 335: what object did the agent act on or look at?") == Read(StepAt(335), "facing")
+    assert read("What object was the student busy with when step 555 happened?") == Read(StepAt(555), "facing")
 
 
 def test_raising_or_losing_a_state_is_the_kind_whose_steps_moved_it_that_way():
