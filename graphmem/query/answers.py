@@ -50,7 +50,7 @@ from graphmem.query.algebra import (
     anchor_label,
 )
 from graphmem.query.resolve import Fact
-from graphmem.records import Relation, Scalar, Step
+from graphmem.records import Scalar, Step
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,7 @@ def facing_of(step: Step) -> str | None:
     (an agent that records itself by name); else the step's first relation, which by convention is
     what the command acted on (``("Mote", "acts on", "pine desk")``).
 
+    >>> from graphmem.records import Relation
     >>> facing_of(Step(0, "go", relations=[Relation("Tern", "facing", "tree")]))
     'tree'
     """
