@@ -5,9 +5,9 @@
 
 Each suite (``benchmarks/suites/<name>.py``) writes its own agent's rollouts through the public record
 types and its own questions with gold answers and gold step ids (see ``benchmarks/suites/README.md``).
-``dev_*`` suites are the development set; ``dev2_*`` and ``heldout_*`` to ``heldout7_*`` suites were written
+``dev_*`` suites are the development set; ``dev2_*`` and ``heldout_*`` to ``heldout8_*`` suites were written
 from the suite spec without the recall code as held-out sets, each measured blind and then studied, so they
-are development data now; ``heldout8_*`` suites were written the same way afterwards and are the held-out
+are development data now; ``heldout9_*`` suites were written the same way afterwards and are the held-out
 set, reported apart and never tuned on. Every
 episode goes into a namespace of its own through ``Memory.add_steps``; each question is asked with
 ``Memory.answer`` at the budget.
@@ -73,6 +73,9 @@ DEFAULT_SEEDS = {
     "heldout8_crafter": [9500, 9501, 9502],
     "heldout8_textworld": [9600, 9601, 9602],
     "heldout8_science": [9700, 9701, 9702],
+    "heldout9_crafter": [9800, 9801, 9802],
+    "heldout9_textworld": [9900, 9901, 9902],
+    "heldout9_science": [10000, 10001, 10002],
 }
 
 
