@@ -361,11 +361,12 @@ class Memory:
             evidence = self.recall(namespace, question, budget, episode=episode, config=config)
             text = question if isinstance(question, str) else json.dumps(evidence.query)
             return Answer(answerer(text, evidence.text), evidence, type(answerer).__name__)
-        from graphmem.query.answers import answer
+        from graphmem.query.answers import answer, offered_options
 
         routed = self._routed(namespace, question, budget, episode, config)
         steps = routed.steps
-        found = answer(steps.query, steps.bundle) if steps is not None and steps.query is not None else None
+        options = offered_options(question) if isinstance(question, str) else None
+        found = answer(steps.query, steps.bundle, options) if steps is not None and steps.query is not None else None
         return Answer(found, routed.evidence, "executor")
 
     def stats(self, namespace: str) -> dict[str, int]:

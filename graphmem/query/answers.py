@@ -166,8 +166,36 @@ def _label(anchor: Anchor, packed: PackedStep) -> str:
     return anchor_label(anchor)
 
 
-def answer(query: Query, evidence: QueryEvidence) -> str | None:
-    """The canonical answer that the evidence proves, or ``None``."""
+_OFFERED = re.compile(r"""(?:^|[\s(:])['"\u2018\u201c]([^'"\u2019\u201d]{1,80})['"\u2019\u201d]\s*,?\s*or\s+['"\u2018\u201c]([^'"\u2019\u201d]{1,80})['"\u2019\u201d]""")
+
+
+def offered_options(question: str) -> tuple[str, str] | None:
+    """The two answers a question offers in quotes ("Answer 'slay' or 'quarry stone'."), or None.
+
+    >>> offered_options("Which came first? Reply 'craft stone_pickaxe' or 'craft wood_sword'.")
+    ('craft stone_pickaxe', 'craft wood_sword')
+    """
+    m = _OFFERED.search(question)
+    return (m.group(1).strip(), m.group(2).strip()) if m else None
+
+
+def _overlap(option: str, label: str) -> int:
+    said = set(re.findall(r"[a-z0-9]+", option.lower().replace("_", " ")))
+    return len(said & set(re.findall(r"[a-z0-9]+", label.lower().replace("_", " "))))
+
+
+def _offered(first: str, second: str, options: tuple[str, str], first_earlier: bool) -> str:
+    """Of the offered options, the one that names the earlier anchor: by the words each shares with the
+    anchors' labels, else in the order the anchors were asked."""
+    kept = _overlap(options[0], first) + _overlap(options[1], second)
+    swapped = _overlap(options[0], second) + _overlap(options[1], first)
+    in_order = kept >= swapped
+    return options[0 if first_earlier == in_order else 1]
+
+
+def answer(query: Query, evidence: QueryEvidence, options: tuple[str, str] | None = None) -> str | None:
+    """The canonical answer that the evidence proves, or ``None``; a which-first answer is one of
+    ``options`` when the question offered two (see :func:`offered_options`)."""
     if isinstance(query, Read):
         target = evidence.marked("anchor")
         return None if target is None else read_slot(target.step, query.slot, query.name)
@@ -179,6 +207,8 @@ def answer(query: Query, evidence: QueryEvidence) -> str | None:
             return str(abs(b.t - a.t))
         if a.t == b.t:
             return "same step"
+        if options is not None:
+            return _offered(_label(query.a, a), _label(query.b, b), options, a.t < b.t)
         return _label(query.a, a) if a.t < b.t else _label(query.b, b)
     for role in ("count", "exists", "list"):
         fact = evidence.fact(role)

@@ -126,6 +126,9 @@ def one_question(question: str) -> str:
         return parts[0] if parts[0] != text.strip(" ?!.") else text
     *scenes, ask = parts
     scene = ", ".join(scenes)
+    bare = _RECALL_FRAME.sub("", scene).strip()
+    if bare != scene and _STEP_ONLY.match(bare):
+        scene = bare  # "Picture step 637: what was ahead?"
     confirm = _CONFIRM.match(ask)
     if confirm:
         return _confirmed(scene, confirm.group(1) or confirm.group(2) or "")

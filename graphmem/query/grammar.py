@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 
 from graphmem.query.algebra import (
     Anchor,
+    Condition,
     Count,
     Distance,
     EventPattern,
@@ -54,7 +56,7 @@ from graphmem.query.normalize import (
     unheld_subjects,
 )
 from graphmem.query.slots import EXISTENCE, HAVE, Slot, slot_of
-from graphmem.query.wordforms import content_words, longest_name, words
+from graphmem.query.wordforms import content_words, longest_name, singular, words
 
 __all__ = ["MAX_CHARS", "compile_question"]
 
@@ -95,6 +97,8 @@ def _ordinal(text: str) -> int | None:
 
 def _clean_event_text(text: str) -> list[str]:
     text = ORDINAL_TOKEN.sub(" ", text)
+    # "struck a cow without killing it": what was not done is no part of the event
+    text = re.sub(r"\bwithout [a-z]+ing\b(?: (?:it|them|him|her|one|(?:the|a|an|any) [a-z]+))?", " ", text)
     text = re.sub(r"\bthereafter\b", " ", text)
     text = re.sub(r"\b(?:for the|the|a|an)\s+(?:time|occasion|instance)\b", " ", text)
     return words(text)
@@ -204,10 +208,36 @@ class _Compiler:
             return None, False
         return Window(start, end, inc_start, inc_end), True
 
+    def state_window(self, s: str) -> tuple[str, Window] | None:
+        """The question without a span named by a counter's value, and that span: "in house 3", "during
+        game 2", "on day 4", "in my second life" are the steps at which the counter (a numeric state the
+        memory holds, by name) had that value."""
+        for m in re.finditer(r"\b(?:in|during|within|over|throughout|on|for|across) (?:the |my |our |its |their |your )?(?:([a-z]+(?: [a-z]+)?) (\d+)|ord_(\d+) ([a-z]+))\b", s):
+            said, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+            if said.split()[-1] in ("step", "steps", "time", "times", "first", "last", "index"):
+                continue
+            name = self.lex.name(words(said)[-2:], self.lex.numeric_states, fuzzy=False)
+            if name is None or words(name)[-1] not in [singular(w) for w in words(said)] + words(said):
+                continue
+            held = Condition("state", name, "==", int(value))
+            window = Window(Reached(held, 1, None, "start"), Reached(held, -1, None, "end"), True, True)
+            rest = re.sub(r"\s+", " ", f"{s[: m.start()]} {s[m.end():]}").strip(" ,")
+            return rest, window
+        return None
+
     # ---------------------------------------------------------------- question forms
     def compile(self, s: str) -> Query | None:
         if "true_or_false" in s:
             return self.read(s)
+        spanned = self.state_window(s)
+        if spanned is not None:
+            inner = self.forms(spanned[0])
+            bounded = _within(inner, spanned[1]) if inner is not None else None
+            if bounded is not None:
+                return bounded
+        return self.forms(s)
+
+    def forms(self, s: str) -> Query | None:
         for form in (self.which_first, self.distance, self.count, self.exists, self.listing, self.read):
             q = form(s)
             if q is not None:
@@ -222,12 +252,33 @@ class _Compiler:
             a, b = self.pattern(f"{m.group(1)} {m.group(2)}"), self.pattern(f"{m.group(1)} {m.group(3)}")
             if a is not None and b is not None and a != b:
                 return WhichFirst(Occurrence(a, 1), Occurrence(b, 1))
+        either = self.before_or_after(s)
+        if either is not None:
+            return either
         if not re.search(r"\bwhich came first\b", s):
             return None
         body = re.sub(r"\bwhich came first\b", " ", s)
         body = re.sub(rf"^\s*(?:,\s*)?(?:did|have|had|was|were|is|do|does)\s+(?:{SUBJECT}\s+)?", " ", body.strip(" ,"))
         both = self.two_anchors(re.sub(r",\s+or\b", " or", body.strip(" ,")), "or")
         return WhichFirst(*both) if both is not None else None
+
+    def before_or_after(self, s: str) -> Query | None:
+        """A yes/no question that offers the other order too asks which came first: "was I hurt for the
+        first time before or after I first drank", "did A happen before B, or the other way round",
+        "did A come before B, or after"."""
+        m = re.match(r"^(?:did|was|were|had|has|is|does|do)\s+(.+?)\s+(?:happen(?:ed)?\s+|come\s+|occur(?:red)?\s+)?(?:before or after|after or before|earlier or later|later or earlier)\s+(.+)$", s)
+        if m:
+            a, b = self.anchor(m.group(1)), self.anchor(m.group(2))
+            return WhichFirst(a, b) if a is not None and b is not None and a != b else None
+        m = re.match(r"^(?:did|was|were|had|has|is|does|do)\s+(.+?),?\s+or\s+(?:was it\s+|did it\s+)?(?:the other way (?:round|around)|vice versa|the reverse|after|afterwards|before|later|earlier|the opposite)(?: (?:that|it|this))?$", s)
+        if not m:
+            return None
+        body = m.group(1)
+        for cut in re.finditer(rf"\s(?:(?:happen(?:ed)?|come|came|occur(?:red)?|take place|took place|go|went)\s+)?(?:{_BEFORE}|{_AFTER})\s", body):
+            a, b = self.anchor(body[: cut.start()]), self.anchor(body[cut.end():])
+            if a is not None and b is not None and a != b:
+                return WhichFirst(a, b)
+        return None
 
     def antecedent(self, text: str, first: Anchor | None) -> str:
         """``text`` with an object pronoun ("beating it", "dropped it on the floor") replaced by the
@@ -503,6 +554,19 @@ class _Compiler:
             base = self.anchor(tail)
             return None if base is None else Shifted(base, -1)
         return self.anchor(text)
+
+
+def _within(query: Query, window: Window) -> Query | None:
+    """The query with its occurrences sought within ``window`` (None: it has a window of its own)."""
+    if isinstance(query, (Count, ListEvents, Exists)):
+        return replace(query, window=window) if query.window is None else None
+    if isinstance(query, Read):
+        anchor = _bound(query.anchor, window)
+        return None if anchor is None else Read(anchor, query.slot, query.name)
+    if isinstance(query, (WhichFirst, Distance)):
+        a, b = _bound(query.a, window), _bound(query.b, window)
+        return None if a is None or b is None else type(query)(a, b)
+    return None
 
 
 def _bound(anchor: Anchor, window: Window) -> Anchor | None:

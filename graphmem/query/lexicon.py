@@ -216,6 +216,8 @@ class Lexicon:
             # ... unless the written one is only in an "of" phrase and a synonym names the head:
             # "the objective of the current game" is the quest, not the game
             written = found[0]
+            if len(found) > 1 and found[1][0] > written[0] and set(words(written[2])) <= set(words(found[1][2])):
+                return found[1][2]  # "the overall score" is the stored "total score", not the "score" it contains
             head = next((b for b in found if b[1][0]), None)
             return (head if head is not None and not written[1][0] else written)[2]
         content = content_words(tokens)
@@ -361,8 +363,8 @@ class Lexicon:
                 return EventPattern(obj, None)
         if named_kind is not None:
             # Nouns follow their verb: in "unlock an achievement" nothing after the kind word is a noun.
-            at = max(i for i, w in enumerate(content) if forms(w) & name_forms(named_kind))
-            after = content[at + 1:]
+            at = max((i for i, w in enumerate(content) if forms(w) & name_forms(named_kind)), default=None)
+            after = content[at + 1:] if at is not None else content
         else:
             after = content
         tagged_verbs = verb_words(" ".join(tokens))

@@ -102,6 +102,7 @@ def normalize(question: str) -> str:
     s = re.sub(r"(^|, )(?:please |can you |could you |would you )?(?:tell me|give me|give|say|report|state|show me|let me know|i want to know|i'd like to know|(?:name|identify|find)(?= the (?:step|time|moment|number)\b))\s+(?:the |my |our |its |your )?(?:the |my |our |its |your )?", r"\1what was the ", s)
     s = re.sub(r"^(?:name|list) (?:everything|all)\s*[,:]\s*", "", s)
     s = re.sub(r"^(?:name|list|enumerate) (?:the |all (?:the )?|every )?(?!events\b)([a-z]+s) (?:that (?:were |was )?)?([a-z]+ed)\b", r"what things did i \2 \1", s)
+    s = re.sub(rf"^(?:name|list|enumerate) (?:every|each|any) (?!event\b)([a-z]+) (?:that |which )?(?:({SUBJECT}) )?([a-z]+ed)\b", lambda m: f"what things did {m.group(2) or 'i'} {m.group(3)} {m.group(1)}s", s)
     s = re.sub(rf"^(?:which|what) (?:distinct |different |unique )?(?:items|things|objects|stuff) did ({SUBJECT}) (?:deal with|handle|interact with|touch|work with|use)\b(.*?),? (?:where|in which|when) (?:{SUBJECT}) ([^.?]+?)[.?]?\s*(?:(?:list|name) them\.?)?\s*$",
                r"what things did \1 \3 \2", s)
     s = re.sub(rf"^(?:name|list|enumerate) (?:everything|all (?:the )?(?:things|items|objects)|the (?:things|items|objects)|what) (?:that )?({SUBJECT}) ",
@@ -113,7 +114,7 @@ def normalize(question: str) -> str:
     s = re.sub(r"\b(?:(?:right|just|immediately|directly) )?after (step #?\d+)(?:'s| s) (?:action|move|command|turn)\b", r"at \1", s)
     # ... a value read then, but the start of a window for a count or an existence question
     after_step = r"after \1" if re.search(r"\bhow (?:many|often)\b|^(?:did|have|has|had|was there|is there|were there|is it true|list|name)\b|\bever\b", s) else r"at \1"
-    s = re.sub(r"\b(?:once|when|after|right after|just after) (step #?\d+)(?:(?:'s| s) (?:action|move|command))? (?:was|had been|has been|had|has|is|got) (?:done|taken|performed|executed|complete|completed|finished|over|carried out|made|ended)\b", after_step, s)
+    s = re.sub(r"\b(?:once|when|after|right after|just after) (step #?\d+)(?:(?:'s| s) (?:action|move|command))? (?:(?:was|had been|has been|had|has|is|got) (?:done|taken|performed|executed|complete|completed|finished|over|carried out|made|ended)|finished|ended|completed)\b", after_step, s)
     s = re.sub(r"\bas (?:it|they|things) (?:stood|was|were)\b", " ", s)
     # A frame naming the occurrence first: "Considering the first time I ate: where was I?"
     s = re.sub(r"^(?:considering|regarding|concerning|thinking (?:about|of)|think (?:about|of)|as for|as to|about|take|consider|looking at|looking back at|focusing on|for)\s+(?=the\b)", "", s)
@@ -125,7 +126,7 @@ def normalize(question: str) -> str:
     s = re.sub(r"\b(?:leading|that leads|which leads|that led|going|that goes|opening) (in)?to\b", r"\1to", s)  # "the door leading to the kitchen"
     s = re.sub(r"\bthe ((?:first|second|third|last|\d+(?:st|nd|rd|th)) )?time (between (?:step )?\d+ and (?:step )?\d+) (?:that|when|where) ([^,:;]+)",
                lambda m: f"the {m.group(1) or ''}time {m.group(3)} {m.group(2)}", s)
-    s = re.sub(r"\b(?:over|during|in|across|throughout) the (?:whole|entire) (?:episode|run|game|trajectory|session)\b|\bin total\b|\boverall\b", " ", s)
+    s = re.sub(r"\b(?:over|during|in|across|throughout) the (?:whole|entire) (?:episode|run|game|trajectory|session)\b|\bin total\b|(?<!\bthe )(?<!\bmy )(?<!\bour )(?<!\bits )(?<!\btheir )(?<!\byour )\boverall\b", " ", s)
     s = re.sub(r"\band including\b|\b(?:both )?inclusive(?:ly)?\b|\b(?:both )?ends included\b", "", s)
     s = re.sub(r"\b(?:time[ -]?step|timestep|tick|turn number|move number|step number|step no\.?)\s*#?\s*(?=\d)", "step ", s)
     s = re.sub(r"\bt\s*=\s*(?=\d)", "step ", s)
@@ -170,6 +171,8 @@ def normalize(question: str) -> str:
     s = re.sub(r"\bwhen ([^,:;]+?) next, (following|after) (?:when |the time )?([^,:;]+)", r"the ord_1 time \1 \2 \3", s)
     s = re.sub(r"\b(?:the|its|my|our|their) previous (time|occasion|instance)\b", r"the ord_m1 \1", s)
     s = _ordinals(s)
+    # "before the 400th step": a step number said as an ordinal (a small one, "the second step", may count from one)
+    s = re.sub(r"\bthe ord_(\d{2,}) (?:step|timestep|time step)\b(?! (?:at|in|on|where|when|that|of|after|before)\b)", r"step \1", s)
     # Failure said many ways is one verb: "tried in vain to open", "my second failed attempt to eat",
     # "typed a command that did not work"
     s = re.sub(r"\b(?:tried|attempted) (?:in vain|unsuccessfully|and failed|without success) to\b|\bunsuccessfully (?:tried|attempted) to\b"
@@ -232,7 +235,9 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), m
     (r"\b(?:get|gets|got|gotten|getting|came|come|comes|coming|went|go|goes|going|made it|make it|headed|head|heads|heading) back home\b", "returned home"),
     (r"\b(?:take|takes|took|taking|taken|suffer|suffers|suffered|suffering|sustain|sustains|sustained|sustaining) (?:some |any |a bit of )?(?:damage|a hit|hits|an injury|injuries)\b", "got hurt"),
     (r"\b(?:finish|finishes|finished|finishing) off\b", "killed"),
+    (r"\b(?:turn|turns|turned|turning) ((?:\w+ ){0,4}?)down\b(?! (?:the|a|an|my|our|its)\b)", r"refused \1"),
     (r"\b(?:ran|run|runs|running) away\b", "fled"),
+    (r"\b(?:was|were|got|get|gets|getting|been|being) (?:(?:i|we|you|the agent|the player) )?(?:ever |first |last |again |finally )*(?:killed|slain)\b(?! (?:a|an|the|some|any|by)\b)", "died"),
     (r"\b(?:lose|loses|lost|losing) (?:a|one|another) life\b", "died"),
     (r"\b(?:come|came|comes|coming) back (?:to life )?after (?:dying|death|a death)\b", "respawned"),
     (r"\b(?:undo|undoes|undid|undone|undoing) (?:the |its |a )?lock (?:on|of)\b", "unlocked"),
