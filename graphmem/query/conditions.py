@@ -57,6 +57,22 @@ _HAD_DONE_N = re.compile(rf"\b(?:had|have|has)\s+(?:{SUBJECT}\s+)?((?:been|gone|
 _WORD_VALUE = re.compile(r"\b(?:become|became|becomes|becoming|turn|turned|turns|change|changed|changes|switch|switched|switches|set|went|go|goes)\s+(?:to\s+|into\s+)?([a-z]+)$")
 
 
+#: words that say a count of what is carried: "my pack held 4 things", "5 items in the bag"
+_HELD_THINGS = re.compile(r"^(?:or (?:more|fewer|less) )?(?:things|items|objects|belongings|pieces|articles)\b")
+_CARRY_WORDS = frozenset({"pack", "bag", "backpack", "knapsack", "inventory", "load", "items", "carried", "carrying", "held", "things", "pocket", "pockets", "hands"})
+
+
+def held_count_state(said: list[str], lex: Lexicon) -> str | None:
+    """The numeric state that counts what the agent carries, named by the words said with the count
+    ("my pack" -> ``pack_size``) or, failing that, by a carrying word in its own name (``load``,
+    ``items_carried``); None unless exactly one state fits."""
+    named = [n for n in sorted(lex.numeric_states) if set(words(n)) & set(said) & _CARRY_WORDS]
+    if len(named) == 1:
+        return named[0]
+    carrying = [n for n in sorted(lex.numeric_states) if set(words(n)) & _CARRY_WORDS]
+    return carrying[0] if len(carrying) == 1 and not named else None
+
+
 def _number(text: str) -> int | float:
     value = float(text)
     return int(value) if value.is_integer() else value
@@ -106,6 +122,10 @@ def stated_condition(text: str, lex: Lexicon) -> Stated | None:
             if re.match(r"\s*or (?:fewer|less|lower)\b", after):
                 cmp = "<="
             return Stated(Condition("inventory", item, cmp, _number(m.group(2))), True)  # type: ignore[arg-type]
+        held = held_count_state(words(text[: m.start()])[-4:] + words(m.group(3))[:5], lex) if _HELD_THINGS.match(m.group(3)) else None
+        if held:  # "the first time my pack held four or more things": the count the agent keeps of them
+            at_least = not m.group(1) or m.group(1).startswith("at least") or bool(re.match(r"or more\b", m.group(3)))
+            return Stated(Condition("state", held, ">=" if at_least else "==", _number(m.group(2))), True)
         state = lex.name(words(m.group(3))[:3], lex.numeric_states, fuzzy=False)
         if state:  # "when did I last have 9 health": a level the agent had, not a count of things held
             at_least = bool(m.group(1)) and m.group(1).startswith("at least")
@@ -133,6 +153,8 @@ def stated_condition(text: str, lex: Lexicon) -> Stated | None:
         before = text[: m.start()]
         subject = words(before)[-6:] or toks
         state = lex.name(subject, lex.states, fuzzy=False)
+        if state is None and _HELD_THINGS.match(text[m.end():].strip()):
+            state = held_count_state(subject, lex)  # "my pack first reached three items"
         item = lex.name(subject, lex.items, fuzzy=False)
         if state and item and re.search(r"\b(?:count|number|amount|many|pile|stack)\b", before):
             state = None

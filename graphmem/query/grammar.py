@@ -334,6 +334,13 @@ class _Compiler:
             return None
         if re.search(r"\bhow many times\b", s):
             return None
+        # "how far apart were the first and the last time I ate", "the gap between my first and last trip"
+        m = re.search(r"\b(?:between|from|were|was) (?:the |my |our |its |their |your |the agent's )?ord_(m?\d+)(?: time| one)?,? (?:and|to|until|till) (?:the |my |our |its |their |your )?ord_(m?\d+) (.+)$", s)
+        if m:
+            pattern = self.pattern(m.group(3))
+            if pattern is not None:
+                first, second = (-int(g[1:]) if g.startswith("m") else int(g) for g in (m.group(1), m.group(2)))
+                return Distance(Occurrence(pattern, first), Occurrence(pattern, second))
         for cue, separator in ((r"\bbetween ", "and"), (r"\bbetween ", "from"), (r"\bfrom ", "(?:to|until|till)")):
             found = re.search(cue + r"(.+)$", s)
             both = self.two_anchors(found.group(1), separator) if found else None
@@ -372,6 +379,11 @@ class _Compiler:
         m = re.search(rf"\bhow (?:long|many {UNIT}|much time) (after|before)\s+(.+?)\s+(?:did|do|does|was|were|had|would)\s+{SUBJECT}\s+(.+)$", s)
         if m:
             a = self.anchor(m.group(2))
+            if re.search(r"\bagain\b", m.group(3)) and not ORDINAL_TOKEN.search(m.group(3)):
+                # "how many steps after I first slept did I wake again": the next one, not a second one
+                m = re.search(rf"\bhow (?:long|many {UNIT}|much time) (after|before)\s+(.+?)\s+(?:did|do|does|was|were|had|would)\s+{SUBJECT}\s+(.+)$", re.sub(r"\s*\bagain\b", "", s))
+                if not m:
+                    return None
             pattern = self.pattern(self.antecedent(m.group(3), a))
             if a is None or pattern is None:
                 return None

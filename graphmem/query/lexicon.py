@@ -259,6 +259,8 @@ class Lexicon:
             rest = words(active_voice(" ".join(t for t in tokens if self._named(t) != quoted_obj)))
             pool = sorted({k for k, o in self.pairs if o == quoted_obj})
             rest_content = name_words(rest)
+            if quoted_obj in self.kinds and not any(covers(said_words(k), [forms(w) for w in rest_content]) > 0 for k in pool):
+                return EventPattern(quoted_obj, None)  # "a 'open' event": the kind, not a refused command "open"
             as_written = [morph_forms(w) for w in rest_content]
             other = [k for k in self.kinds if k not in pool and covers(words(k), as_written, strict=True) == 1.0
                      and any(kk == k and o for kk, o in self.pairs)]
@@ -326,6 +328,12 @@ class Lexicon:
             kind = holders[0] if len(holders) == 1 else self._kind(content, holders, qforms, force=True, phrase=tokens)
             return EventPattern(kind, unheld_pair[0])
         if obj is not None:
+            inside = [k for k in named_kinds if covers(words(k), [forms(w) for w in words(obj)]) == 1.0 and k not in {k2 for k2, o2 in self.pairs if o2 == obj}]
+            holders = sorted({k for k, o in self.pairs if o == obj})
+            if inside and len(words(obj)) == 1 and not any(covers(said_words(h), qforms) > 0 for h in holders if h not in inside):
+                # "what did I examine next" when a refused command "examine" is stored too: the verb says
+                # the kind, and nothing says the kind that holds the word as its object
+                return EventPattern(max(inside, key=lambda k: (len(words(k)), k)), None)
             named_kinds = [k for k in named_kinds if said_outside(words(k), content, words(obj))]
         named_kind = max(named_kinds, key=lambda k: (covers(words(k), morph_all, True) == 1.0, len(words(k)))) if named_kinds else None
         if obj is None and (named_kind is None or covers(words(named_kind), morph_all, True) < 1.0):

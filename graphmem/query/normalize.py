@@ -237,7 +237,7 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), m
     (r"\b(?:finish|finishes|finished|finishing) off\b", "killed"),
     (r"\b(?:turn|turns|turned|turning) ((?:\w+ ){0,4}?)down\b(?! (?:the|a|an|my|our|its)\b)", r"refused \1"),
     (r"\b(?:ran|run|runs|running) away\b", "fled"),
-    (r"\b(?:was|were|got|get|gets|getting|been|being) (?:(?:i|we|you|the agent|the player) )?(?:ever |first |last |again |finally )*(?:killed|slain)\b(?! (?:a|an|the|some|any|by)\b)", "died"),
+    (r"\b((?:was|were|got|get|gets|getting|been|being) (?:(?:i|we|you|the agent|the player) )?(?:ever |first |last |again |finally )*)(?:killed|slain)\b(?! (?:a|an|the|some|any|by)\b)", r"\1died"),
     (r"\b(?:lose|loses|lost|losing) (?:a|one|another) life\b", "died"),
     (r"\b(?:come|came|comes|coming) back (?:to life )?after (?:dying|death|a death)\b", "respawned"),
     (r"\b(?:undo|undoes|undid|undone|undoing) (?:the |its |a )?lock (?:on|of)\b", "unlocked"),
