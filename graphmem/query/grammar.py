@@ -455,7 +455,7 @@ class _Compiler:
 
     def listing(self, s: str) -> Query | None:
         m = re.match(rf"^(?:(?:what|which)(?: (?:things|items|objects|stuff|(?:kinds?|types?|sorts?) of [a-z]+|all|else|[a-z]+s(?: (?:or|and) [a-z]+s)?))?|list(?: everything| all(?: the)?(?: things| items)?)?(?: that)?)\s+(?:did|have|had|has|do|does)\s+{SUBJECT}\s+(.+)$", s) or re.match(rf"^(?:(?:which|what) (?:things|items|objects|stuff|places|rooms|areas)|list(?: everything| all| the \w+)?(?: that)?)\s+{SUBJECT}\s+(.+)$", s)
-        if not m or re.search(r"\bord_|\bdo\b|\bdoing\b|\bhave\b|\bhad\b|\bhold|\bheld\b|\bcarr(?:y|ied|ying)\b|\bowned\b|\bsee\b|\bface\b|\bfacing\b|\bnotice|\bobserve", m.group(1).split(" between ")[0].split(" after ")[0].split(" before ")[0]):
+        if not m or re.search(r"\bord_|\bnext\b|\bdo\b|\bdoing\b|\bhave\b|\bhad\b|\bhold|\bheld\b|\bcarr(?:y|ied|ying)\b|\bowned\b|\bsee\b|\bface\b|\bfacing\b|\bnotice|\bobserve", m.group(1).split(" between ")[0].split(" after ")[0].split(" before ")[0]):
             return None
         hw = self._head_and_window(s, r"^")
         # Without a window only a question that says it wants several things lists the whole episode:
@@ -515,7 +515,13 @@ class _Compiler:
         if head_condition is None:
             cleaned = re.sub(r"^(?:when|what|where|which|how many|how much|at which step|at what step|on which step)\b", " ", head_content)
             cleaned = re.sub(r"\b(?:do|doing|done|happen(?:ed)?|occur(?:red)?|else|action|move|command|inventory|location|position|coordinates|facing|holding|carrying|bag|have|had|see|saw|notice|observe|observed|in front of)\b", " ", cleaned)
-            head_pattern = self.pattern(cleaned) if slot is None or slot.slot in ("step",) or not tail else None
+            # "which room did I walk into next after X": the head's own event, sought after the anchor
+            nexted = slot is not None and bool(tail) and connector is not None and bool(re.search(r"\bnext\b", head)) and bool(
+                re.match(rf"\s*(?:{_AFTER}|{_BEFORE})\b", connector.group(0)))
+            if nexted or (slot is not None and slot.slot in ("location", "position")):
+                # "which room did I enter": the room is what is asked, not the object of the event
+                cleaned = re.sub(r"\bnext\b", " ", re.sub(r"^\s*(?:which|what) (?!step\b)[a-z]+\b", " ", head_content))
+            head_pattern = self.pattern(cleaned) if slot is None or slot.slot in ("step",) or not tail or nexted else None
         if slot is None and re.match(r"^(?:what|which) (?:was|is)(?: the)?\s*$", head.strip()) and (
                 re.match(r"ord_m?\d+ (?:step|time|moment|point)\b", tail) or (connector is not None and re.match(r"(?:(?:at|on|in|during) )?the (?:step|moment|point)\b", connector.group(0)))):
             slot = Slot("step")  # "what was the last step at which ..."
@@ -527,7 +533,7 @@ class _Compiler:
             if tail and connector is not None:
                 window, _ = self.window(s[connector.start() + offset_base:])
             anchor = reached(head_stated, _ordinal(head) or 1, window)
-        elif head_pattern is not None and (slot.slot == "step" or not tail):
+        elif head_pattern is not None and (slot.slot == "step" or not tail or nexted):
             ordinal = _ordinal(head)
             window = None
             if tail and connector is not None:

@@ -171,6 +171,7 @@ def normalize(question: str) -> str:
     s = re.sub(r"\bwhen ([^,:;]+?) next, (following|after) (?:when |the time )?([^,:;]+)", r"the ord_1 time \1 \2 \3", s)
     s = re.sub(r"\b(?:the|its|my|our|their) previous (time|occasion|instance)\b", r"the ord_m1 \1", s)
     s = _ordinals(s)
+    s = re.sub(r"\b(?:the agent's|the player's)(?= ord_m?\d+ )", "its", s)  # "the agent's first declared focus"
     # "before the 400th step": a step number said as an ordinal (a small one, "the second step", may count from one)
     s = re.sub(r"\bthe ord_(\d{2,}) (?:step|timestep|time step)\b(?! (?:at|in|on|where|when|that|of|after|before)\b)", r"step \1", s)
     # Failure said many ways is one verb: "tried in vain to open", "my second failed attempt to eat",
@@ -237,6 +238,12 @@ _IDIOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), m
     (r"\b(?:finish|finishes|finished|finishing) off\b", "killed"),
     (r"\b(?:turn|turns|turned|turning) ((?:\w+ ){0,4}?)down\b(?! (?:the|a|an|my|our|its)\b)", r"refused \1"),
     (r"\b(?:ran|run|runs|running) away\b", "fled"),
+    (r"\b(?:get|gets|got|gotten|getting) rid of\b", "discarded"),
+    (r"\b(?:use|uses|used|using) (?:a|the|one|its|my|our|their|his|her) key (?:on|to open)\b", "unlocked"),
+    (r"\b(?:turn|turns|turned|turning) (?:a|the|one|its|my|our|their|his|her) key in\b", "unlocked"),
+    (r"\b(?:have|has|had|having|take|takes|took|taking|taken) (?:a|one|another|its|my|our|their|his|her)(?: ord_m?\d+)? (?:bite|taste|nibble|mouthful) of\b", "tasted"),
+    (r"\b(?:wrap|wraps|wrapped|wrapping) up\b", "finished"),
+    (r"\b(?:double|doubles|doubled|doubling) back\b", "backtracked"),
     (r"\b((?:was|were|got|get|gets|getting|been|being) (?:(?:i|we|you|the agent|the player) )?(?:ever |first |last |again |finally )*)(?:killed|slain)\b(?! (?:a|an|the|some|any|by)\b)", r"\1died"),
     (r"\b(?:lose|loses|lost|losing) (?:a|one|another) life\b", "died"),
     (r"\b(?:come|came|comes|coming) back (?:to life )?after (?:dying|death|a death)\b", "respawned"),

@@ -52,7 +52,7 @@ GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
     "kill slay defeat destroy vanquish",
     "take grab pick obtain acquire snatch seize",
     "collect gather harvest",
-    "drop discard",
+    "drop discard ditch dump toss jettison",
     "make craft create forge fabricate",
     "build construct erect",
     "place put set lay",

@@ -1,0 +1,96 @@
+"""Orders asked as yes/no questions, spans named by a counter's value, counts of what is carried, and the
+other English readings of the ninth held-out round's study: "did A happen before B, or the other way
+round" is which-first; "in house 3" is the steps at which the ``house`` counter was 3; "my pack held four
+or more things" is the state that counts what the agent carries; "the overall score" is ``total_score``;
+"without killing it" is no part of the event; "when step 305 finished" is step 305; offered options
+answer a which-first. The lexicons carry no embedder: every result comes from the grammar and the
+memory's own names.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from graphmem.query.algebra import (
+    Condition,
+    Count,
+    Distance,
+    EventPattern,
+    ListEvents,
+    Occurrence,
+    Reached,
+    Read,
+    StepAt,
+    WhichFirst,
+    Window,
+)
+from graphmem.query.answers import _offered, offered_options
+from graphmem.query.grammar import compile_question
+from graphmem.query.lexicon import Lexicon
+
+MEALS = Lexicon(frozenset({("eat", "apple"), ("drink", "water"), ("grab", "key"), ("grab", "lamp")}), frozenset({"key", "lamp"}),
+                frozenset({"house", "score", "total_score", "pack_size"}))
+EAT = Occurrence(EventPattern("eat", "apple"), 1)
+DRINK = Occurrence(EventPattern("drink", "water"), 1)
+
+
+def test_before_or_after_is_which_first() -> None:
+    assert compile_question("Did I eat the apple before or after I drank water?", MEALS, 500) == WhichFirst(EAT, DRINK)
+    assert compile_question("Did I first eat the apple before I first drank water, or the other way round?", MEALS, 500) == WhichFirst(EAT, DRINK)
+    assert compile_question("Did my first apple meal come after I first drank water, or before?", MEALS, 500) == WhichFirst(EAT, DRINK)
+
+
+def test_a_plain_before_question_stays_yes_no() -> None:
+    assert not isinstance(compile_question("Did I eat the apple before I drank water?", MEALS, 500), WhichFirst)
+
+
+@given(st.integers(min_value=1, max_value=40), st.sampled_from(["in", "during", "over"]))
+def test_a_counter_value_names_a_span(house: int, prep: str) -> None:
+    held = Condition("state", "house", "==", house)
+    span = Window(Reached(held, 1, None, "start"), Reached(held, -1, None, "end"), True, True)
+    q = compile_question(f"How many times did I grab the key {prep} house {house}?", MEALS, 500)
+    assert q == Count(EventPattern("grab", "key"), span)
+    assert compile_question(f"Which things did I grab {prep} house {house}?", MEALS, 500) == ListEvents(EventPattern("grab", None), span)
+
+
+def test_a_count_of_things_carried_is_the_state_that_keeps_it() -> None:
+    q = compile_question("The first time my pack held four or more things, which room was I in?", MEALS, 500)
+    assert q == Read(Reached(Condition("state", "pack_size", ">=", 4), 1), "location")
+
+
+def test_the_overall_score_is_the_total() -> None:
+    q = compile_question("As soon as the overall score got to 7, what did I hold?", MEALS, 500)
+    assert q == Read(Reached(Condition("state", "total_score", ">=", 7), 1), "inventory")
+    q = compile_question("As soon as the score got to 7, what did I hold?", MEALS, 500)
+    assert q == Read(Reached(Condition("state", "score", ">=", 7), 1), "inventory")
+
+
+def test_what_was_not_done_is_no_part_of_the_event() -> None:
+    lex = Lexicon(frozenset({("strike", "cow"), ("slay", "cow")}))
+    q = compile_question("When did I first hit a cow without killing it?", lex, 500)
+    assert q == Read(Occurrence(EventPattern("strike", "cow"), 1), "step")
+
+
+def test_a_finished_step_is_that_step() -> None:
+    assert compile_question("Which room was I in when step 305 finished?", MEALS, 500) == Read(StepAt(305), "location")
+
+
+def test_the_first_and_the_last_as_a_distance() -> None:
+    q = compile_question("How far apart were the first and the last time I grabbed the key?", MEALS, 500)
+    assert q == Distance(Occurrence(EventPattern("grab", "key"), 1), Occurrence(EventPattern("grab", "key"), -1))
+
+
+def test_a_verb_stored_as_a_refused_command_still_names_its_kind() -> None:
+    lex = Lexicon(frozenset({("inspect", "box"), ("get refused", "examine")}))
+    q = compile_question("When did I next examine something after step 5?", lex, 500)
+    assert q == Read(Occurrence(EventPattern("inspect", None), 1, Window(StepAt(5), None, False, True)), "step")
+
+
+def test_offered_options_name_the_earlier_anchor() -> None:
+    assert offered_options("Which came first? Answer 'slay' or 'quarry stone'.") == ("slay", "quarry stone")
+    assert offered_options("Which came first, the apple or the water?") is None
+    # by the words each option shares with an anchor's label, else in the order asked
+    assert _offered("quarry stone", "slay zombie", ("slay", "quarry stone"), first_earlier=True) == "quarry stone"
+    assert _offered("kills >= 1", "respawn", ("condition", "respawn"), first_earlier=False) == "respawn"
+    assert _offered("a", "b", ("x", "y"), first_earlier=True) == "x"
