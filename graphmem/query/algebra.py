@@ -45,7 +45,9 @@ from typing import Literal, get_args
 
 Scalar = int | float | str | bool
 
-ReadSlot = Literal["action", "step", "location", "position", "item", "inventory", "state", "facing", "observation", "events"]
+#: ``object``: what the anchor's event was done to ("what did I pick up first": the object of that pick-up),
+#: else what the step acted on (``facing``).
+ReadSlot = Literal["action", "step", "location", "position", "item", "inventory", "state", "facing", "object", "observation", "events"]
 READ_SLOTS: tuple[str, ...] = get_args(ReadSlot)
 Comparison = Literal["==", "!=", "<", "<=", ">", ">="]
 COMPARISONS: tuple[str, ...] = get_args(Comparison)

@@ -44,8 +44,8 @@ from graphmem.query.algebra import (
     Distance,
     Occurrence,
     Query,
+    Reached,
     Read,
-    Shifted,
     WhichFirst,
     anchor_label,
 )
@@ -122,6 +122,14 @@ def facing_of(step: Step) -> str | None:
     return step.relations[0].obj if step.relations else None
 
 
+def event_object(anchor: Anchor, step: Step) -> str | None:
+    """The object of the event an occurrence anchor matched at its step ("what did I pick up first": the
+    thing picked up), or None when the anchor is no occurrence or the event has no object."""
+    if not isinstance(anchor, Occurrence):
+        return None
+    return next((ev.obj for ev in step.events if anchor.pattern.matches(ev.kind, ev.obj) and ev.obj), None)
+
+
 def read_slot(step: Step, slot: str, name: str | None = None) -> str | None:
     """The canonical answer for a read slot off one step (``None`` when the step does not hold it).
 
@@ -144,7 +152,7 @@ def read_slot(step: Step, slot: str, name: str | None = None) -> str | None:
         return format_inventory(step)
     if slot == "state":
         return format_scalar(step.state_dict[name]) if name is not None and name in step.state_dict else None
-    if slot == "facing":
+    if slot in ("facing", "object"):
         return facing_of(step)
     if slot == "observation":
         return step.observation or None
@@ -154,14 +162,12 @@ def read_slot(step: Step, slot: str, name: str | None = None) -> str | None:
 
 
 def _label(anchor: Anchor, packed: PackedStep) -> str:
-    """What an anchor's step did, as recorded: the first event its pattern matches ("drink water" for a
-    pattern of any drink), else the anchor's own label."""
-    base = anchor
-    while isinstance(base, Shifted):
-        base = base.anchor
-    if isinstance(base, Occurrence) and base is anchor:
+    """What an anchor names, as the question named it: its pattern ("open" for the first time anything
+    was opened, "grab key"); for a change in what was carried, the event at that step about the item
+    ("unpack flower pot" for the step the flower pot was no longer carried); else the anchor's label."""
+    if isinstance(anchor, Reached) and anchor.condition.source == "inventory":
         for ev in packed.step.events:
-            if base.pattern.matches(ev.kind, ev.obj):
+            if ev.obj == anchor.condition.name:
                 return f"{ev.kind} {ev.obj}".strip()
     return anchor_label(anchor)
 
@@ -198,6 +204,10 @@ def answer(query: Query, evidence: QueryEvidence, options: tuple[str, str] | Non
     ``options`` when the question offered two (see :func:`offered_options`)."""
     if isinstance(query, Read):
         target = evidence.marked("anchor")
+        if target is not None and query.slot == "object":
+            done = event_object(query.anchor, target.step)
+            if done is not None:
+                return done
         return None if target is None else read_slot(target.step, query.slot, query.name)
     if isinstance(query, (WhichFirst, Distance)):
         a, b = evidence.marked("a"), evidence.marked("b")
@@ -223,7 +233,8 @@ _STEP_PREFIX = re.compile(r"^(?:at\s+)?(?:time\s*step|timestep|step|t\s*=|t)\s*#
 
 def normalize_answer(answer: str | None) -> str:
     """Comparable form of an answer: lower case, single spaces, no surrounding punctuation or leading
-    article, "step 412"/"t=412" -> "412", "(3, 4)" -> "3,4", "7.0" -> "7", "wood_pickaxe" -> "wood pickaxe".
+    article, "step 412"/"t=412" -> "412", "(3, 4)" -> "3,4", "7.0" -> "7", "wood_pickaxe" -> "wood pickaxe",
+    "empty" -> "none".
 
     >>> normalize_answer(" Step 412. ") == normalize_answer("412")
     True
@@ -238,6 +249,8 @@ def normalize_answer(answer: str | None) -> str:
     pos = re.fullmatch(r"\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?", s)
     if pos:
         return f"{pos.group(1)},{pos.group(2)}"
+    if re.fullmatch(r"(?:empty|nothing|none|nothing at all|empty inventory|empty-handed|no items)", s):
+        return "none"  # an empty inventory or no events, in any of the words for it
     num = re.fullmatch(r"-?\d+\.0+", s)
     if num:
         return s.split(".")[0]

@@ -71,6 +71,9 @@ _BEFORE = r"(?:before|prior to|preceding|earlier than|ahead of|until|till)"
 #: "it"/"them" as an object: after a verb, at the end or before a particle or preposition.
 _OBJECT_PRONOUN = re.compile(r"(\b[a-z]+ )(?:it|them)\b(?= *$| *[,.;]| (?:on|in|into|onto|down|up|off|out|again|for|to|at|with|from|back|away|over)\b)")
 _STEP_ONLY = re.compile(r"^(?:the )?(?:step|index) (\d+)$|^(\d+)$")
+#: "what did I pick up", "what was the first thing it examined": the object of the event asked about
+_ASKS_OBJECT = re.compile(rf"^what (?:did|had|has|have|does|do|would) {SUBJECT} (?!do\b|doing\b|done\b|happen)[a-z]+\b"
+                          rf"|^what (?:was|is|were) the (?:ord_m?\d+ )?(?:thing|item|object|one)s? (?:that |which )?{SUBJECT} [a-z]+ed\b")
 
 
 def _strip_lead(text: str) -> str:
@@ -525,6 +528,8 @@ class _Compiler:
         if slot is None and re.match(r"^(?:what|which) (?:was|is)(?: the)?\s*$", head.strip()) and (
                 re.match(r"ord_m?\d+ (?:step|time|moment|point)\b", tail) or (connector is not None and re.match(r"(?:(?:at|on|in|during) )?the (?:step|moment|point)\b", connector.group(0)))):
             slot = Slot("step")  # "what was the last step at which ..."
+        if slot is None and head_pattern is not None and head_pattern.obj is None and _ASKS_OBJECT.match(head.strip()):
+            slot = Slot("object")  # "what did I pick up first": the thing picked up
         if slot is None:
             slot = Slot("step") if (head_pattern or head_condition) else Slot("action")
         anchor: Anchor | None
@@ -533,7 +538,7 @@ class _Compiler:
             if tail and connector is not None:
                 window, _ = self.window(s[connector.start() + offset_base:])
             anchor = reached(head_stated, _ordinal(head) or 1, window)
-        elif head_pattern is not None and (slot.slot == "step" or not tail or nexted):
+        elif head_pattern is not None and (slot.slot in ("step", "object") or not tail or nexted):
             ordinal = _ordinal(head)
             window = None
             if tail and connector is not None:

@@ -76,7 +76,8 @@ include N. "In the first N steps" ends at step N-1; "in the last N steps" starts
 omit a pattern's obj to match any object, and its kind to match any kind.
 - Read slots: action (what was done), step (when: the step index), location (region), position, item \
 (amount of one inventory item: give its name), inventory, state (one state value: give its name), \
-facing, observation, events."""
+facing (what the step acted on or faced), object (what the anchor's event was done to: "what did I pick up \
+first"), observation, events."""
 
 
 def _example_pairs() -> list[tuple[str, Query]]:

@@ -89,6 +89,7 @@ def normalize(question: str) -> str:
     # instructions about the answer's form say nothing about what is asked: "Answer as x,y.", "in steps"
     s = re.sub(r"[.;,]?\s*(?:please )?(?:answer|respond|reply) (?:with|as|in|using) [^.?!]*[.?!]?\s*$", " ", s)
     s = re.sub(r",?\s*\b(?:item by item|one by one|event by event|in full|if any)\b", " ", s)
+    s = re.sub(r",?\s*\b(?:going|judging|answering) by (?:the |its |their )?[a-z]+\s*[.?!]?\s*$", " ", s)  # "..., going by the item"
     s = re.sub(r",?\s*\b(?:as an? (?:number|integer|count|step number)|in steps)\s*$", " ", s)
     s = re.sub(r",?\s*\bas (?:x ?, ?y |grid )?(?:coordinates|coords|x ?, ?y)\s*(?=$|,)", " in xy coordinates", s)
     s = re.sub(r"(^|[,.;] )(?:could|can|would|will) you (?:please )?(?=list|name|tell|give|say|show|report|count|find)", r"\1", s)

@@ -131,7 +131,7 @@ def _line(step: Step, query: Query | None, notes: Sequence[str], resolution: Res
             where = step.location.describe()
             if where:
                 parts.append(f"at {where}")
-        elif slot == "facing":
+        elif slot in ("facing", "object"):
             facing = facing_of(step)
             if facing:
                 parts.append(f"facing {facing}")

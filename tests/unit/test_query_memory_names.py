@@ -143,7 +143,7 @@ def test_conditions_on_holding_and_on_a_level_the_agent_had():
 def test_lists_without_a_window_when_the_question_asks_for_several():
     assert read("List the items I crafted.", WOODS) == ListEvents(EventPattern("craft", None))
     assert read("Which swords did we craft?", WOODS) == ListEvents(EventPattern("craft", None))
-    assert read("What did I craft?", WOODS) == Read(occ("craft"), "step")
+    assert read("What did I craft?", WOODS) == Read(occ("craft"), "object")  # the thing crafted
 
 
 def test_slots_said_as_what_was_faced_recorded_or_told():

@@ -25,9 +25,12 @@ from graphmem.query.algebra import (
     WhichFirst,
     Window,
 )
-from graphmem.query.answers import _offered, offered_options
+from graphmem.memory import Memory
+from graphmem.query.answers import _offered, answers_match, normalize_answer, offered_options
 from graphmem.query.grammar import compile_question
 from graphmem.query.lexicon import Lexicon
+from graphmem.records import Event, Relation, Step
+from graphmem.store.embedded import EmbeddedStore
 
 MEALS = Lexicon(frozenset({("eat", "apple"), ("drink", "water"), ("grab", "key"), ("grab", "lamp")}), frozenset({"key", "lamp"}),
                 frozenset({"house", "score", "total_score", "pack_size"}))
@@ -94,3 +97,24 @@ def test_offered_options_name_the_earlier_anchor() -> None:
     assert _offered("quarry stone", "slay zombie", ("slay", "quarry stone"), first_earlier=True) == "quarry stone"
     assert _offered("kills >= 1", "respawn", ("condition", "respawn"), first_earlier=False) == "respawn"
     assert _offered("a", "b", ("x", "y"), first_earlier=True) == "x"
+
+
+def test_the_executor_answers_the_object_the_order_and_an_empty_pack() -> None:
+    steps = [Step(0, "look", relations=(Relation("Fern", "handles", "room"),)),
+             Step(1, "take axe", events=(Event("pick up", "axe"),), inventory={"axe": 1}, relations=(Relation("Fern", "handles", "axe"),)),
+             Step(2, "open door", events=(Event("open", "door to hall"),), inventory={"axe": 1}),
+             Step(3, "drop axe", events=(Event("drop", "axe"),)),
+             Step(4, "take jar", events=(Event("pick up", "jar"),), inventory={"jar": 1})]
+    memory = Memory(store=EmbeddedStore(), embedder=None)
+    memory.add_steps("ns", "run", steps)
+    assert memory.answer("ns", "What did I pick up first?").text == "axe"
+    assert memory.answer("ns", "What did I pick up next after step 2?").text == "jar"
+    # the pattern's own label, not the object it happened to match
+    assert memory.answer("ns", "Which came first: opening anything, or picking up the jar?").text == "open"
+    # a change in what was carried is named by the event about that item at its step
+    assert memory.answer("ns", "Did I stop carrying the axe before or after I picked up the jar?").text == "drop axe"
+    assert answers_match(memory.answer("ns", "What was I carrying at step 3?").text, "empty")
+
+
+def test_empty_answers_in_any_words_agree() -> None:
+    assert normalize_answer("Empty") == normalize_answer("none") == normalize_answer("nothing")
