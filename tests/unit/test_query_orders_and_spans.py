@@ -12,6 +12,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from graphmem.memory import Memory
 from graphmem.query.algebra import (
     Condition,
     Count,
@@ -25,7 +26,6 @@ from graphmem.query.algebra import (
     WhichFirst,
     Window,
 )
-from graphmem.memory import Memory
 from graphmem.query.answers import _offered, answers_match, normalize_answer, offered_options
 from graphmem.query.grammar import compile_question
 from graphmem.query.lexicon import Lexicon
