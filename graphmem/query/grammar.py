@@ -425,12 +425,16 @@ class _Compiler:
         if hw is None:
             return None
         head, window = hw
-        # "how many X did I have" reads an inventory count, not a number of events
+        # "how many X did I have" reads an inventory count, not a number of events ("how many sips had I
+        # taken" is a perfect tense: events)
+        owned = re.sub(rf"\b(?:had|have|has)\s+(?:{SUBJECT}\s+)?(?:already\s+|ever\s+)?[a-z]+(?:ed|en|wn|ne|ght|ept|un|ung|ade|ook|ot)\b", " ", head)
         if not re.search(r"\btimes\b|\bhow often\b", s) and (
-            HAVE.search(head) or re.search(r"\b(?:in|inside) (?:my|our|the)\b|\binventory\b", head)
+            HAVE.search(owned) or re.search(r"\b(?:in|inside) (?:my|our|the)\b|\binventory\b", head)
         ):
             return None
-        pattern = self.pattern(re.sub(r"\b(?:times|separate|different|total|in total|altogether|overall)\b", " ", head))
+        said = re.sub(r"\b(?:times|separate|different|total|in total|altogether|overall)\b", " ", head)
+        # an event the memory holds nothing like happened no times ("how often did I doze off" when never)
+        pattern = self.pattern(said) or (self.lex.unheard(_clean_event_text(said)) if re.search(r"\btimes\b|\bhow often\b", s) else None)
         if pattern is None:
             return None
         return Count(pattern, window)

@@ -146,8 +146,14 @@ class Lexicon:
         ``nameref<i>``, so that it is read as that name and not as words that also name a kind."""
         index = {name.lower(): i for i, name in enumerate(self.names)}
 
+        labels = {f"{k} {o}".lower(): (k, o) for k, o in sorted(self.pairs) if o}
+
         def replace_quoted(m: re.Match[str]) -> str:
-            i = index.get(re.sub(r"\s+", " ", m.group(2).strip().lower()))
+            quoted = re.sub(r"\s+", " ", m.group(2).strip().lower())
+            i = index.get(quoted)
+            if i is None and quoted in labels:  # "a 'switch target wood' event": that kind, with that object
+                kind, obj = labels[quoted]
+                return f"{m.group(1)}{kind} nameref{index[obj.lower()]}"
             return m.group(0) if i is None else f"{m.group(1)}nameref{i}"
 
         text = _QUOTED.sub(replace_quoted, text)

@@ -103,6 +103,8 @@ def normalize(question: str) -> str:
     s = re.sub(r"(^|, )(?:please |can you |could you |would you )?(?:tell me|give me|give|say|report|state|show me|let me know|i want to know|i'd like to know|(?:name|identify|find)(?= the (?:step|time|moment|number)\b))\s+(?:the |my |our |its |your )?(?:the |my |our |its |your )?", r"\1what was the ", s)
     s = re.sub(r"^(?:name|list) (?:everything|all)\s*[,:]\s*", "", s)
     s = re.sub(r"^(?:name|list|enumerate) (?:the |all (?:the )?|every )?(?!events\b)([a-z]+s) (?:that (?:were |was )?)?([a-z]+ed)\b", r"what things did i \2 \1", s)
+    s = re.sub(rf"^(?:name|list|enumerate) (?:every|each|all(?: the)?) (?:kinds?|types?|sorts?) of ([a-z]+?)s? (?:that |which )?({SUBJECT}) (?:managed to|was able to|were able to|got to|did|could) ([a-z]+)\b",
+               r"what \1s did \2 \3", s)
     s = re.sub(rf"^(?:name|list|enumerate) (?:every|each|any) (?!event\b)([a-z]+) (?:that |which )?(?:({SUBJECT}) )?([a-z]+ed)\b", lambda m: f"what things did {m.group(2) or 'i'} {m.group(3)} {m.group(1)}s", s)
     s = re.sub(rf"^(?:which|what) (?:distinct |different |unique )?(?:items|things|objects|stuff) did ({SUBJECT}) (?:deal with|handle|interact with|touch|work with|use)\b(.*?),? (?:where|in which|when) (?:{SUBJECT}) ([^.?]+?)[.?]?\s*(?:(?:list|name) them\.?)?\s*$",
                r"what things did \1 \3 \2", s)

@@ -42,6 +42,9 @@ from graphmem.store.protocol import GraphStore
 CHAIN_SPAN = 3
 #: A list question reads at most this many matching events (one index read each).
 LIST_LIMIT = 12
+#: A count of at most this many events shows each counted step (the count is proven line by line);
+#: a larger one shows the last, as more lines would crowd out the budget.
+COUNT_SHOWN = 5
 
 
 def ordinal_word(n: int) -> str:
@@ -297,6 +300,10 @@ def _window_fact(r: _Resolver, query: Count | Exists | ListEvents, lo: int, hi: 
             last = store.find_event(ns, ep, p.kind, p.obj, -1, lo, hi)
             if last is not None:
                 r.support.append(last.t)
+            for ordinal in range(1, n if n <= COUNT_SHOWN else 1):
+                row = store.find_event(ns, ep, p.kind, p.obj, ordinal, lo, hi)
+                if row is not None:
+                    r.support.append(row.t)
         return Fact("count", str(n), f"{p.label()}{_span_text(where)}: {n} {'time' if n == 1 else 'times'}")
     objects: list[str] = []
     for ordinal in range(1, min(n, LIST_LIMIT) + 1):

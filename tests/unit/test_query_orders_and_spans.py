@@ -118,3 +118,17 @@ def test_the_executor_answers_the_object_the_order_and_an_empty_pack() -> None:
 
 def test_empty_answers_in_any_words_agree() -> None:
     assert normalize_answer("Empty") == normalize_answer("none") == normalize_answer("nothing")
+
+
+def test_a_quoted_event_label_is_that_kind_with_that_object() -> None:
+    lex = Lexicon(frozenset({("chop", "wood"), ("switch target", "wood"), ("enter", "west yard")}), frozenset({"wood"}))
+    q = compile_question("After the 1st time I had a 'switch target wood' event, when did I next enter the west yard?", lex, 500)
+    assert q == Read(Occurrence(EventPattern("enter", "west yard"), 1, Window(Occurrence(EventPattern("switch target", "wood"), 1), None, False, True)), "step")
+
+
+def test_a_perfect_tense_count_counts_events_and_an_unheld_event_happened_no_times() -> None:
+    lex = Lexicon(frozenset({("sip", "water"), ("chop", "wood")}), frozenset({"wood"}))
+    assert compile_question("Up to step 300, how many sips of water had the agent taken?", lex, 500) == \
+        Count(EventPattern("sip", "water"), Window(None, StepAt(300), True, True))
+    q = compile_question("How many times did I paint a fence before step 300?", lex, 500)
+    assert isinstance(q, Count) and not any(q.pattern.matches(k, o) for k, o in lex.pairs)
