@@ -233,7 +233,7 @@ class _Compiler:
         if "true_or_false" in s:
             return self.read(s)
         spanned = self.state_window(s)
-        if spanned is not None:
+        if spanned is not None and not re.search(r"\bwhich came first\b|\bhow (?:long|many steps|far)\b|\bbetween\b|\bor\b", spanned[0]):
             inner = self.forms(spanned[0])
             bounded = _within(inner, spanned[1]) if inner is not None else None
             if bounded is not None:

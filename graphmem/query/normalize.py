@@ -370,6 +370,12 @@ def mark_state_values(question: str, lex: Lexicon) -> str:
         bare = re.compile(rf"({_COPULA}\s+(?:{_VALUE_ADVERB}\s+)*){re.escape(value)}(?!\w)", re.IGNORECASE)
         m = quoted.search(text) or bare.search(text)
         if not m:
+            # "when it went into questing mode": the value said before its state's name
+            for i, (name, v) in enumerate(pairs):
+                before_name = re.search(rf"(?<![\w']){re.escape(value)}\s+{re.escape(' '.join(words(name)))}(?!\w)", text, re.IGNORECASE) if v == value else None
+                if before_name:
+                    text = text[: before_name.start()] + f"became valueref{i}" + text[before_name.end():]
+                    break
             continue
         owners = [i for i, (_, v) in enumerate(pairs) if v == value]
         if len(owners) > 1:

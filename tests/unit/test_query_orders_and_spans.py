@@ -132,3 +132,14 @@ def test_a_perfect_tense_count_counts_events_and_an_unheld_event_happened_no_tim
         Count(EventPattern("sip", "water"), Window(None, StepAt(300), True, True))
     q = compile_question("How many times did I paint a fence before step 300?", lex, 500)
     assert isinstance(q, Count) and not any(q.pattern.matches(k, o) for k, o in lex.pairs)
+
+
+def test_a_value_said_before_its_state_name_is_that_value() -> None:
+    lex = Lexicon(frozenset({("grab", "key")}), states=frozenset({"mode", "house"}), state_values=frozenset({("mode", "questing"), ("mode", "roaming")}))
+    q = compile_question("Where was the agent the first time it went into questing mode?", lex, 500)
+    assert q == Read(Reached(Condition("state", "mode", "==", "questing"), 1), "location")
+
+
+def test_a_counter_span_inside_one_of_two_anchors_bounds_no_whole_question() -> None:
+    q = compile_question("How many steps passed between the first time I ate the apple and the first time I grabbed the key in house 9?", MEALS, 500)
+    assert q == Distance(EAT, Occurrence(EventPattern("grab", "key"), 1))
