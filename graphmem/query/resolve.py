@@ -100,6 +100,8 @@ class _Resolver:
         self.last_t = last_t
         self.marks: list[Mark] = []
         self.support: list[int] = []
+        #: window bounds given as step numbers: shown last, only where the budget has room
+        self.bounds: list[int] = []
         self.complete = True
         self.patterns: list[EventPattern] = []
         self.conditions: list[Condition] = []
@@ -114,19 +116,24 @@ class _Resolver:
             window = Window(window.start, None, window.include_start, True)
         if isinstance(window.start, StepAt) and window.start.t > self.last_t:
             return self.last_t + 1, self.last_t, f"after [{self.last_t}]"
+        # A bound given as a step number is the question's own: it needs no step packed to show it.
         if window.start is not None:
-            t = self.anchor(window.start, f"{role}.start")
+            t = self._bound(window.start) if isinstance(window.start, StepAt) else self.anchor(window.start, f"{role}.start")
             if t is None:
                 return None
             lo = t if window.include_start else t + 1
             parts.append(f"from [{t}]" if window.include_start else f"after [{t}]")
         if window.end is not None:
-            t = self.anchor(window.end, f"{role}.end")
+            t = self._bound(window.end) if isinstance(window.end, StepAt) else self.anchor(window.end, f"{role}.end")
             if t is None:
                 return None
             hi = t if window.include_end else t - 1
             parts.append(f"to [{t}]" if window.include_end else f"before [{t}]")
         return lo, hi, " ".join(parts)
+
+    def _bound(self, bound: StepAt) -> int:
+        self.bounds.append(bound.t)
+        return bound.t
 
     def anchor(self, anchor: Anchor, role: str) -> int | None:
         t = self._anchor(anchor, role)
@@ -262,7 +269,8 @@ def resolve(store: GraphStore, namespace: str, episode: str, last_t: int, query:
         else:
             lo, hi, where = bounds
             facts.append(_window_fact(r, query, lo, hi, where))
-    return Resolution(tuple(r.marks), tuple(facts), tuple(r.support), r.complete, tuple(r.patterns), tuple(r.conditions))
+    support = [*r.support, *(t for t in r.bounds if 0 <= t <= last_t)]
+    return Resolution(tuple(r.marks), tuple(facts), tuple(support), r.complete, tuple(r.patterns), tuple(r.conditions))
 
 
 def _window_fact(r: _Resolver, query: Count | Exists | ListEvents, lo: int, hi: int, where: str) -> Fact:
@@ -306,6 +314,10 @@ def _window_fact(r: _Resolver, query: Count | Exists | ListEvents, lo: int, hi: 
                     r.support.append(row.t)
         return Fact("count", str(n), f"{p.label()}{_span_text(where)}: {n} {'time' if n == 1 else 'times'}")
     objects: list[str] = []
+    if n > COUNT_SHOWN:
+        last = store.find_event(ns, ep, p.kind, p.obj, -1, lo, hi)
+        if last is not None:
+            r.support.append(last.t)  # the last listed event shows the list reaches the window's end
     for ordinal in range(1, min(n, LIST_LIMIT) + 1):
         row = store.find_event(ns, ep, p.kind, p.obj, ordinal, lo, hi)
         if row is None:

@@ -204,7 +204,8 @@ def recall_steps(
         notes.setdefault(mark.t, []).append(mark.note)
         roles.setdefault(mark.t, []).append(mark.role)
     patterns = resolution.patterns if resolution else ()
-    mark_ts = [m.t for m in resolution.marks] if resolution else []
+    # the neighbourhood of the anchors; of the counted or listed steps when a window question has none
+    mark_ts = ([m.t for m in resolution.marks] or list(resolution.support)) if resolution else []
 
     if mark_ts:
         lo, hi = max(min(mark_ts) - config.neighbourhood, 0), min(max(mark_ts) + config.neighbourhood, last_t)
