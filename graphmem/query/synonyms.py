@@ -25,7 +25,7 @@ GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
     "money cash funds balance",
     "score points point",
     "total overall cumulative aggregate combined",
-    "goal objective aim mission quest task chore",
+    "goal objective aim mission quest task chore job assignment errand",
     "phase stage",
     "brightness bright daylight sunlight light",
     "temperature temp",
