@@ -162,9 +162,13 @@ def read_slot(step: Step, slot: str, name: str | None = None) -> str | None:
 
 
 def _label(anchor: Anchor, packed: PackedStep) -> str:
-    """What an anchor names, as the question named it: its pattern ("open" for the first time anything
-    was opened, "grab key"); for a change in what was carried, the event at that step about the item
+    """What an anchor's step did, as recorded: the first event its pattern matches ("drink water" for a
+    pattern of any drink); for a change in what was carried, the event at that step about the item
     ("unpack flower pot" for the step the flower pot was no longer carried); else the anchor's label."""
+    if isinstance(anchor, Occurrence):
+        for ev in packed.step.events:
+            if anchor.pattern.matches(ev.kind, ev.obj):
+                return f"{ev.kind} {ev.obj}".strip()
     if isinstance(anchor, Reached) and anchor.condition.source == "inventory":
         for ev in packed.step.events:
             if ev.obj == anchor.condition.name:

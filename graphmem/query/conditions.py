@@ -152,7 +152,8 @@ def stated_condition(text: str, lex: Lexicon) -> Stated | None:
             continue
         before = text[: m.start()]
         subject = words(before)[-6:] or toks
-        state = lex.name(subject, lex.states, fuzzy=False)
+        # a number is compared with a number: "the number of finished tasks became 2" is no text state "task"
+        state = lex.name(subject, lex.numeric_states, fuzzy=False) or lex.name(subject, lex.states, fuzzy=False)
         if state is None and _HELD_THINGS.match(text[m.end():].strip()):
             state = held_count_state(subject, lex)  # "my pack first reached three items"
         item = lex.name(subject, lex.items, fuzzy=False)

@@ -214,7 +214,8 @@ class _Compiler:
     def state_window(self, s: str) -> tuple[str, Window] | None:
         """The question without a span named by a counter's value, and that span: "in house 3", "during
         game 2", "on day 4", "in my second life" are the steps at which the counter (a numeric state the
-        memory holds, by name) had that value."""
+        memory holds, by name) had that value; "while working on grow-plant" those at which a text state
+        held that value."""
         for m in re.finditer(r"\b(?:in|during|within|over|throughout|on|for|across) (?:the |my |our |its |their |your )?(?:([a-z]+(?: [a-z]+)?) (\d+)|ord_(\d+) ([a-z]+))\b", s):
             said, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
             if said.split()[-1] in ("step", "steps", "time", "times", "first", "last", "index"):
@@ -226,6 +227,17 @@ class _Compiler:
             window = Window(Reached(held, 1, None, "start"), Reached(held, -1, None, "end"), True, True)
             rest = re.sub(r"\s+", " ", f"{s[: m.start()]} {s[m.end():]}").strip(" ,")
             return rest, window
+        for name, value in sorted(self.lex.state_values, key=lambda p: -len(p[1])):
+            # "while working on grow-plant", "during the melt task": the steps the text state held that value
+            spelled = "|".join([re.escape(value.lower()), f"valueref{sorted(self.lex.state_values).index((name, value))}",
+                                *([f"nameref{self.lex.names.index(value)}"] if value in self.lex.names else [])])
+            said = re.search(rf"\b(?:while|whilst|when) (?:{SUBJECT} )?(?:was |were )?(?:working on|doing|busy with|on|in)\s+(?:the )?(?:{spelled})(?: (?:task|job|phase|mode|stage|assignment))?(?![\w-])"
+                             rf"|\b(?:during|throughout|within|over) (?:the )?(?:{spelled})(?: (?:task|job|phase|mode|stage|assignment))?(?![\w-])", s)
+            if said:
+                held = Condition("state", name, "==", value)
+                window = Window(Reached(held, 1, None, "start"), Reached(held, -1, None, "end"), True, True)
+                rest = re.sub(r"\s+", " ", f"{s[: said.start()]} {s[said.end():]}").strip(" ,")
+                return rest, window
         return None
 
     # ---------------------------------------------------------------- question forms

@@ -89,6 +89,9 @@ def normalize(question: str) -> str:
     # instructions about the answer's form say nothing about what is asked: "Answer as x,y.", "in steps"
     s = re.sub(r"[.;,]?\s*(?:please )?(?:answer|respond|reply) (?:with|as|in|using) [^.?!]*[.?!]?\s*$", " ", s)
     s = re.sub(r",?\s*\b(?:item by item|one by one|event by event|in full|if any)\b", " ", s)
+    s = re.sub(r"\b(?:in|during|over|within|across) the (?:stretch|period|interval|span|window|part|portion|time) (?=between\b|from\b)", "", s)
+    s = re.sub(r"\b(?:a|the) (?:full|whole|round|clean|perfect) (?=\d)", "", s)  # "hit a full 100"
+    s = re.sub(r",?\s*\b(?:up to|until|till|through) (?:its|the|their) (?:completion|end|finish)\b", " ", s)
     s = re.sub(r",?\s*\b(?:going|judging|answering) by (?:the |its |their )?[a-z]+\s*[.?!]?\s*$", " ", s)  # "..., going by the item"
     s = re.sub(r",?\s*\b(?:as an? (?:number|integer|count|step number)|in steps)\s*$", " ", s)
     s = re.sub(r",?\s*\bas (?:x ?, ?y |grid )?(?:coordinates|coords|x ?, ?y)\s*(?=$|,)", " in xy coordinates", s)
@@ -101,6 +104,7 @@ def normalize(question: str) -> str:
     s = re.sub(r"[\u2013\u2014]|\s-\s", ", ", s)
     s = re.sub(r"(^|, )(?:please |can you |could you |would you )?(?:tell me|show me|let me know|i want to know|i'd like to know) (?=(?:where|when|what|which|how|who)\b)", r"\1", s)
     s = re.sub(r"(^|, )(?:please |can you |could you |would you )?(?:tell me|give me|give|say|report|state|show me|let me know|i want to know|i'd like to know|(?:name|identify|find)(?= the (?:step|time|moment|number)\b))\s+(?:the |my |our |its |your )?(?:the |my |our |its |your )?", r"\1what was the ", s)
+    s = re.sub(rf"^(?:name|list) (?:everything|all)\s*[,:]\s*what (did|have|had|has) ({SUBJECT}) ", r"what things \1 \2 ", s)
     s = re.sub(r"^(?:name|list) (?:everything|all)\s*[,:]\s*", "", s)
     s = re.sub(r"^(?:name|list|enumerate) (?:the |all (?:the )?|every )?(?!events\b)([a-z]+s) (?:that (?:were |was )?)?([a-z]+ed)\b", r"what things did i \2 \1", s)
     s = re.sub(rf"^(?:name|list|enumerate) (?:every|each|all(?: the)?) (?:kinds?|types?|sorts?) of ([a-z]+?)s? (?:that |which )?({SUBJECT}) (?:managed to|was able to|were able to|got to|did|could) ([a-z]+)\b",
@@ -372,7 +376,8 @@ def mark_state_values(question: str, lex: Lexicon) -> str:
         if not m:
             # "when it went into questing mode": the value said before its state's name
             for i, (name, v) in enumerate(pairs):
-                before_name = re.search(rf"(?<![\w']){re.escape(value)}\s+{re.escape(' '.join(words(name)))}(?!\w)", text, re.IGNORECASE) if v == value else None
+                before_name = re.search(rf"\b(?:went|go|goes|going|gone|got|get|gets|switched|switch|switches|turned|turn|turns|entered|enter|enters|came|come|slipped|moved|dropped)"
+                                        rf"(?:\s+(?:back\s+)?(?:in|into|to))?\s+(?:the\s+)?{re.escape(value)}\s+{re.escape(' '.join(words(name)))}(?!\w)", text, re.IGNORECASE) if v == value else None
                 if before_name:
                     text = text[: before_name.start()] + f"became valueref{i}" + text[before_name.end():]
                     break

@@ -76,7 +76,7 @@ GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
     "cut slice chop hew",
     "clean wash rinse scrub",
     "start begin launch commence",
-    "finish complete accomplish clear",
+    "finish complete accomplish clear done finished completed",
     "fail flunk botch bungle fumble",
     "refuse reject decline deny rebuff",
     "retry redo",

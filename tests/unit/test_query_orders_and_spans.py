@@ -109,8 +109,8 @@ def test_the_executor_answers_the_object_the_order_and_an_empty_pack() -> None:
     memory.add_steps("ns", "run", steps)
     assert memory.answer("ns", "What did I pick up first?").text == "axe"
     assert memory.answer("ns", "What did I pick up next after step 2?").text == "jar"
-    # the pattern's own label, not the object it happened to match
-    assert memory.answer("ns", "Which came first: opening anything, or picking up the jar?").text == "open"
+    # what the earlier anchor's step did, as recorded
+    assert memory.answer("ns", "Which came first: opening anything, or picking up the jar?").text == "open door to hall"
     # a change in what was carried is named by the event about that item at its step
     assert memory.answer("ns", "Did I stop carrying the axe before or after I picked up the jar?").text == "drop axe"
     assert answers_match(memory.answer("ns", "What was I carrying at step 3?").text, "empty")
@@ -143,3 +143,15 @@ def test_a_value_said_before_its_state_name_is_that_value() -> None:
 def test_a_counter_span_inside_one_of_two_anchors_bounds_no_whole_question() -> None:
     q = compile_question("How many steps passed between the first time I ate the apple and the first time I grabbed the key in house 9?", MEALS, 500)
     assert q == Distance(EAT, Occurrence(EventPattern("grab", "key"), 1))
+
+
+def test_a_text_state_value_names_a_span() -> None:
+    lex = Lexicon(frozenset({("look around", ""), ("walk into", "kitchen")}), states=frozenset({"task", "tasks_done"}),
+                  state_values=frozenset({("task", "find-plant"), ("task", "melt")}))
+    held = Condition("state", "task", "==", "find-plant")
+    span = Window(Reached(held, 1, None, "start"), Reached(held, -1, None, "end"), True, True)
+    assert compile_question("How many times did I look around during the find-plant task?", lex, 500) == Count(EventPattern("look around", None), span)
+    assert compile_question("Which rooms did I walk into while working on find-plant?", lex, 500) == ListEvents(EventPattern("walk into", None), span)
+    # a number is compared with the numeric state, not the text one
+    assert compile_question("When did the number of finished tasks first become 2?", lex, 500) == \
+        Read(Reached(Condition("state", "tasks_done", "==", 2), 1), "step")
