@@ -5,9 +5,9 @@
 
 Each suite (``benchmarks/suites/<name>.py``) writes its own agent's rollouts through the public record
 types and its own questions with gold answers and gold step ids (see ``benchmarks/suites/README.md``).
-``dev_*`` suites are the development set; ``dev2_*`` and ``heldout_*`` to ``heldout8_*`` suites were written
+``dev_*`` suites are the development set; ``dev2_*`` and ``heldout_*`` to ``heldout9_*`` suites were written
 from the suite spec without the recall code as held-out sets, each measured blind and then studied, so they
-are development data now; ``heldout9_*`` suites were written the same way afterwards and are the held-out
+are development data now; ``heldout10_*`` suites were written the same way afterwards and are the held-out
 set, reported apart and never tuned on. Every
 episode goes into a namespace of its own through ``Memory.add_steps``; each question is asked with
 ``Memory.answer`` at the budget.
@@ -76,6 +76,8 @@ DEFAULT_SEEDS = {
     "heldout9_crafter": [9800, 9801, 9802],
     "heldout9_textworld": [9900, 9901, 9902],
     "heldout9_science": [10000, 10001, 10002],
+    "heldout10_textworld": [10200, 10201, 10202],
+    "heldout10_science": [10300, 10301, 10302],
 }
 
 
