@@ -76,6 +76,7 @@ DEFAULT_SEEDS = {
     "heldout9_crafter": [9800, 9801, 9802],
     "heldout9_textworld": [9900, 9901, 9902],
     "heldout9_science": [10000, 10001, 10002],
+    "heldout10_crafter": [10100, 10101, 10102],
     "heldout10_textworld": [10200, 10201, 10202],
     "heldout10_science": [10300, 10301, 10302],
 }
