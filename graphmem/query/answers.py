@@ -197,6 +197,12 @@ def _overlap(option: str, label: str) -> int:
 def _offered(first: str, second: str, options: tuple[str, str], first_earlier: bool) -> str:
     """Of the offered options, the one that names the earlier anchor: by the words each shares with the
     anchors' labels, else in the order the anchors were asked."""
+    said = [o.strip().lower() for o in options]
+    if set(said) in ({"before", "after"}, {"earlier", "later"}, {"yes", "no"}):
+        # "was A before or after B? Answer 'before' or 'after'": where the first anchor stands
+        word = {"before": "after", "earlier": "later", "yes": "no"}
+        yes = next(o for o in said if o in word)
+        return options[said.index(yes)] if first_earlier else options[said.index(word[yes])]
     kept = _overlap(options[0], first) + _overlap(options[1], second)
     swapped = _overlap(options[0], second) + _overlap(options[1], first)
     in_order = kept >= swapped

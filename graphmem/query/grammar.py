@@ -216,7 +216,14 @@ class _Compiler:
         game 2", "on day 4", "in my second life" are the steps at which the counter (a numeric state the
         memory holds, by name) had that value; "while working on grow-plant" those at which a text state
         held that value."""
-        for m in re.finditer(r"\b(?:in|during|within|over|throughout|on|for|across) (?:the |my |our |its |their |your )?(?:([a-z]+(?: [a-z]+)?) (\d+)|ord_(\d+) ([a-z]+))\b", s):
+        # a counter's value held as an event object ("start game" of "game 4") is read by its words
+        spelled = re.sub(r"\bnameref(\d+)\b", lambda r: self.lex.names[int(r.group(1))].lower() if int(r.group(1)) < len(self.lex.names)
+                         and re.fullmatch(r"[a-z]+(?: [a-z]+)? \d+", self.lex.names[int(r.group(1))].lower()) else r.group(0), s)
+        if spelled != s:
+            found = self.state_window(spelled)
+            if found is not None:
+                return found
+        for m in re.finditer(r"(?:^|\b(?:in|during|within|over|throughout|on|for|across|(?:counting |looking )?only(?: in| during)?))\s*(?:the |my |our |its |their |your )?(?:([a-z]+(?: [a-z]+)?) (\d+)|ord_(\d+) ([a-z]+))\b", s):
             said, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
             if said.split()[-1] in ("step", "steps", "time", "times", "first", "last", "index"):
                 continue

@@ -133,7 +133,7 @@ def normalize(question: str) -> str:
     s = re.sub(r"\b(?:leading|that leads|which leads|that led|going|that goes|opening) (in)?to\b", r"\1to", s)  # "the door leading to the kitchen"
     s = re.sub(r"\bthe ((?:first|second|third|last|\d+(?:st|nd|rd|th)) )?time (between (?:step )?\d+ and (?:step )?\d+) (?:that|when|where) ([^,:;]+)",
                lambda m: f"the {m.group(1) or ''}time {m.group(3)} {m.group(2)}", s)
-    s = re.sub(r"\b(?:over|during|in|across|throughout) the (?:whole|entire) (?:episode|run|game|trajectory|session)\b|\bin total\b|(?<!\bthe )(?<!\bmy )(?<!\bour )(?<!\bits )(?<!\btheir )(?<!\byour )\boverall\b", " ", s)
+    s = re.sub(r"\b(?:over|during|in|across|throughout) the (?:whole|entire) (?:episode|run|game|trajectory|session)\b|\bin total\b|(?<!\bthe )(?<!\bmy )(?<!\bour )(?<!\bits )(?<!\btheir )(?<!\byour )(?<!'s )\boverall\b", " ", s)
     s = re.sub(r"\band including\b|\b(?:both )?inclusive(?:ly)?\b|\b(?:both )?ends included\b", "", s)
     s = re.sub(r"\b(?:time[ -]?step|timestep|tick|turn number|move number|step number|step no\.?)\s*#?\s*(?=\d)", "step ", s)
     s = re.sub(r"\bt\s*=\s*(?=\d)", "step ", s)

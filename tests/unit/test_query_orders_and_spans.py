@@ -97,6 +97,9 @@ def test_offered_options_name_the_earlier_anchor() -> None:
     assert _offered("quarry stone", "slay zombie", ("slay", "quarry stone"), first_earlier=True) == "quarry stone"
     assert _offered("kills >= 1", "respawn", ("condition", "respawn"), first_earlier=False) == "respawn"
     assert _offered("a", "b", ("x", "y"), first_earlier=True) == "x"
+    # "was A before or after B? Answer 'before' or 'after'": where A stands
+    assert _offered("a", "b", ("before", "after"), first_earlier=False) == "after"
+    assert _offered("a", "b", ("after", "before"), first_earlier=True) == "before"
 
 
 def test_the_executor_answers_the_object_the_order_and_an_empty_pack() -> None:
