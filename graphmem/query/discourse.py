@@ -66,6 +66,8 @@ _LEADING_WINDOW = re.compile(rf"^((?:after|before|since|following|prior to|betwe
 _AT_SOME_POINT = re.compile(r"\s*,?\s*\b(?:at some (?:point|stage)|at one point|once|sometime|somewhere along the way)\s*$", re.IGNORECASE)
 _LEAD_IN = re.compile(r"^(?:quick (?:one|question)|one more|another one|next one|next|okay|ok|so|now|alright|right|hmm|question|here's one|here is one"
                       r"|(?:of|between) (?:these|the|those) (?:two|2)(?: events| things| actions| happenings)?)\s*[,:.!-]+\s*", re.IGNORECASE)
+#: "which of the two happened sooner": the order of the two things the scene said
+_OF_THE_TWO = re.compile(r"^(?:which|what) (?:of the two|of them|of these|of those|one)(?: things| events)?(?: (?:happened|came|occurred|was|took place))? (?:sooner|first|earlier)\b", re.IGNORECASE)
 #: "how many steps later did it get up": a distance from the scene before it
 _LATER = re.compile(r"^how (?:many steps|many moves|long|much time) (later|earlier) (did|was|were|had|does|do)\s+(.+)$", re.IGNORECASE)
 _STEP_ONLY = re.compile(r"^(?:the )?step\s*#?\s*\d+$|^(?:\w+ )?(?:steps?|moves?) (?:after|before|later than|earlier than) (?:the )?step\s*#?\s*\d+$", re.IGNORECASE)
@@ -136,6 +138,10 @@ def one_question(question: str) -> str:
         return _confirmed(scene, confirm.group(1) or confirm.group(2) or "")
     if _IDLE.match(scene):
         return ask
+    both = re.match(r"^(.+?),? and (?:(?:it|he|she|they|i|we|you|the agent) )?(?:also |then |later |too )?(.+)$", scene)
+    if both and _OF_THE_TWO.match(ask) and not _QUESTION.match(scene):
+        # "I first saw a skeleton, and I also finished the hut. Which of the two happened sooner?"
+        return f"which came first, {both.group(1)} or {both.group(2)}"
     later = _LATER.match(ask)
     if later and not _QUESTION.match(scene):
         # "I dozed off for the first time; how many steps later did I get up?"

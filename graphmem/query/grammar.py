@@ -287,7 +287,11 @@ class _Compiler:
     def before_or_after(self, s: str) -> Query | None:
         """A yes/no question that offers the other order too asks which came first: "was I hurt for the
         first time before or after I first drank", "did A happen before B, or the other way round",
-        "did A come before B, or after"."""
+        "did A come before B, or after", "was I quicker to make a sword or to mine stone"."""
+        m = re.match(rf"^(?:was|were|am|is|are) ({SUBJECT}) (?:quicker|faster|sooner|earlier|first) (?:to|at|in) (.+?),? or (?:to |at |in )?(.+)$", s)
+        if m:
+            a, b = self.anchor(f"{m.group(1)} {m.group(2)}"), self.anchor(f"{m.group(1)} {m.group(3)}")
+            return WhichFirst(a, b) if a is not None and b is not None and a != b else None
         m = re.match(r"^(?:did|was|were|had|has|is|does|do)\s+(.+?)\s+(?:happen(?:ed)?\s+|come\s+|occur(?:red)?\s+)?(?:before or after|after or before|earlier or later|later or earlier)\s+(.+)$", s)
         if m:
             a, b = self.anchor(m.group(1)), self.anchor(m.group(2))

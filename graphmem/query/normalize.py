@@ -90,6 +90,14 @@ def normalize(question: str) -> str:
     s = re.sub(r"[.;,]?\s*(?:please )?(?:answer|respond|reply) (?:with|as|in|using) [^.?!]*[.?!]?\s*$", " ", s)
     s = re.sub(r",?\s*\b(?:item by item|one by one|event by event|in full|if any)\b", " ", s)
     s = re.sub(r"\b(?:in|during|over|within|across) the (?:stretch|period|interval|span|window|part|portion|time) (?=between\b|from\b)", "", s)
+    # the record of a step is the step: "looking at the record of step 936, ...", "the step-173 command"
+    s = re.sub(r"\bthe (?:record|entry|log|line) (?:of|for) (step #?\d+)\b", r"\1", s)
+    s = re.sub(r"^(?:looking at|according to|going by|consulting|checking|reading|at|in|for) (step #?\d+)\s*[,:;]\s*(.+)$", r"\2 at \1", s)
+    s = re.sub(r"\bthe step[- ](\d+) (command|action|move|record|entry)\b", r"the \2 at step \1", s)
+    s = re.sub(r"^(?:[a-z]+'s |the agent's |my |our |your |its )?(step \d+)\s*[:;]\s*(.+)$", r"\2 at \1", s)
+    s = re.sub(r"\b(?:from|starting (?:at|from)) (step #?\d+) (?:on|onward|onwards|forward|forwards)\b", r"since \1", s)
+    # "how many steps were there at which it had X": how many times
+    s = re.sub(r"\bhow many (?:steps|moves|turns) (?:were there |are there |had there been |did it take )?(?:at|on|in|during) which\b", "how many times", s)
     s = re.sub(r"\b(?:a|the) (?:full|whole|round|clean|perfect) (?=\d)", "", s)  # "hit a full 100"
     s = re.sub(r",?\s*\b(?:up to|until|till|through) (?:its|the|their) (?:completion|end|finish)\b", " ", s)
     s = re.sub(r",?\s*\b(?:going|judging|answering) by (?:the |its |their )?[a-z]+\s*[.?!]?\s*$", " ", s)  # "..., going by the item"

@@ -158,3 +158,11 @@ def test_a_text_state_value_names_a_span() -> None:
     # a number is compared with the numeric state, not the text one
     assert compile_question("When did the number of finished tasks first become 2?", lex, 500) == \
         Read(Reached(Condition("state", "tasks_done", "==", 2), 1), "step")
+
+
+def test_a_step_record_frame_a_quicker_to_question_and_two_things_said_in_a_scene() -> None:
+    assert compile_question("Looking at the record of step 936, what was I holding?", MEALS, 999) == Read(StepAt(936), "inventory")
+    assert compile_question("Was I quicker to eat the apple or to drink water?", MEALS, 500) == WhichFirst(EAT, DRINK)
+    assert compile_question("I first ate the apple, and I also drank water. Which of the two happened sooner?", MEALS, 500) == WhichFirst(EAT, DRINK)
+    assert compile_question("From step 15 onward, how many steps were there at which I grabbed the key?", MEALS, 500) == \
+        Count(EventPattern("grab", "key"), Window(StepAt(15), None, True, True))
