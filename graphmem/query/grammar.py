@@ -484,6 +484,8 @@ class _Compiler:
         return Exists(pattern, window)
 
     def listing(self, s: str) -> Query | None:
+        if re.search(rf"\b\d+ {UNIT} (?:before|after|earlier|later|prior to|following)\b", s):
+            return None  # "what did I act on 3 steps before step 231": one step, shifted
         m = re.match(rf"^(?:(?:what|which)(?: (?:things|items|objects|stuff|(?:kinds?|types?|sorts?) of [a-z]+|all|else|[a-z]+s(?: (?:or|and) [a-z]+s)?))?|list(?: everything| all(?: the)?(?: things| items)?)?(?: that)?)\s+(?:did|have|had|has|do|does)\s+{SUBJECT}\s+(.+)$", s) or re.match(rf"^(?:(?:which|what) (?:things|items|objects|stuff|places|rooms|areas)|list(?: everything| all| the \w+)?(?: that)?)\s+{SUBJECT}\s+(.+)$", s)
         if not m or re.search(r"\bord_|\bnext\b|\bdo\b|\bdoing\b|\bhave\b|\bhad\b|\bhold|\bheld\b|\bcarr(?:y|ied|ying)\b|\bowned\b|\bsee\b|\bface\b|\bfacing\b|\bnotice|\bobserve", m.group(1).split(" between ")[0].split(" after ")[0].split(" before ")[0]):
             return None
@@ -555,6 +557,8 @@ class _Compiler:
         if slot is None and re.match(r"^(?:what|which) (?:was|is)(?: the)?\s*$", head.strip()) and (
                 re.match(r"ord_m?\d+ (?:step|time|moment|point)\b", tail) or (connector is not None and re.match(r"(?:(?:at|on|in|during) )?the (?:step|moment|point)\b", connector.group(0)))):
             slot = Slot("step")  # "what was the last step at which ..."
+        # "3 steps before X", "right after X", "the step after X": an offset, not the head's own event
+        shifted = connector is not None and any(connector.group(i) is not None for i in (1, 4, 5, 6, 7))
         if slot is None and head_pattern is not None and head_pattern.obj is None and _ASKS_OBJECT.match(head.strip()):
             slot = Slot("object")  # "what did I pick up first": the thing picked up
         if slot is None:
@@ -565,7 +569,7 @@ class _Compiler:
             if tail and connector is not None:
                 window, _ = self.window(s[connector.start() + offset_base:])
             anchor = reached(head_stated, _ordinal(head) or 1, window)
-        elif head_pattern is not None and (slot.slot in ("step", "object") or not tail or nexted):
+        elif head_pattern is not None and (slot.slot == "step" or (slot.slot == "object" and not shifted) or not tail or nexted):
             ordinal = _ordinal(head)
             window = None
             if tail and connector is not None:

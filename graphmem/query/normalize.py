@@ -154,6 +154,14 @@ def normalize(question: str) -> str:
                lambda m: f"{m.group(1)} {m.group(2)} {'before' if m.group(3).startswith(('back', 'earlier')) else 'after'}", s)
     s = re.sub(rf"\b(?:the (?:moment|time|step|point) (?:when |that |where )?)?((?:{SUBJECT}|the \w+) .+?),? and (?:then )?(?:go|move|count|step|jump|skip) (\d+) ({UNIT}) (back|backward|backwards|earlier|forward|forwards|ahead|later|on)\b",
                lambda m: f"{m.group(2)} {m.group(3)} {'before' if m.group(4).startswith(('back', 'earlier')) else 'after'} {m.group(1)}", s)
+    # "skip ahead 3 steps from step 434", "rewind 5 steps from X": the verb says the way
+    s = re.sub(rf"\b(skip|skipping|jump|jumping|go|going|move|moving|fast[- ]forward|fast[- ]forwarding|rewind|rewinding|step|stepping) (ahead|forward|forwards|on|back|backward|backwards)? ?(\d+) ({UNIT}) (?:from|after|before)\b",
+               lambda m: f"{m.group(3)} {m.group(4)} {'before' if (m.group(2) or '').startswith('back') or m.group(1).startswith('rewind') else 'after'}", s)
+    # "the nearest earlier step where ...": the last one before
+    s = re.sub(r"\bthe (?:nearest|closest) (?:earlier|previous|prior|preceding)\b", "the ord_m1", s)
+    s = re.sub(r"\bthe (?:nearest|closest) (?:later|next|following|subsequent)\b", "the ord_1", s)
+    # "when, before step 459, did ...": the window said last
+    s = re.sub(r"^(when|where|what|which [a-z]+|how many times|how often), ((?:before|after|since|until|by|up to) step \d+), (.+)$", r"\1 \3 \2", s)
     # "once X was behind me": after X
     s = re.sub(r"\bonce (.+?) (?:was|were|had been|is|lay) (?:behind|over|done|past) (?:me|us|you|it|him|her|them|the agent|[a-z]+)\b", r"after \1", s)
     # "how far, in steps, was step 155 from X": the distance between them

@@ -22,6 +22,7 @@ from graphmem.query.algebra import (
     Occurrence,
     Reached,
     Read,
+    Shifted,
     StepAt,
     WhichFirst,
     Window,
@@ -166,3 +167,11 @@ def test_a_step_record_frame_a_quicker_to_question_and_two_things_said_in_a_scen
     assert compile_question("I first ate the apple, and I also drank water. Which of the two happened sooner?", MEALS, 500) == WhichFirst(EAT, DRINK)
     assert compile_question("From step 15 onward, how many steps were there at which I grabbed the key?", MEALS, 500) == \
         Count(EventPattern("grab", "key"), Window(StepAt(15), None, True, True))
+
+
+def test_skipping_rewinding_and_the_nearest_earlier_step() -> None:
+    assert compile_question("Skip ahead 3 steps from step 434: which events does that step hold?", MEALS, 999) == \
+        Read(Shifted(StepAt(434), 3), "events")
+    assert compile_question("Going backwards from step 211, which is the nearest earlier step where I ate the apple?", MEALS, 999) == \
+        Read(Occurrence(EventPattern("eat", "apple"), -1, Window(None, StepAt(211), True, False)), "step")
+    assert compile_question("What did I grab 3 steps before step 231?", MEALS, 999) == Read(Shifted(StepAt(231), -3), "object")
