@@ -5,10 +5,10 @@
 
 Each suite (``benchmarks/suites/<name>.py``) writes its own agent's rollouts through the public record
 types and its own questions with gold answers and gold step ids (see ``benchmarks/suites/README.md``).
-``dev_*`` suites are the development set; ``dev2_*`` and ``heldout_*`` to ``heldout9_*`` suites were written
-from the suite spec without the recall code as held-out sets, each measured blind and then studied, so they
-are development data now; ``heldout10_*`` suites were written the same way afterwards and are the held-out
-set, reported apart and never tuned on. Every
+``dev_*`` suites are the development set; ``dev2_*`` and ``heldout_*`` to ``heldout10_*`` suites were written
+from the suite spec without the recall code as held-out sets, each measured blind (and reported apart)
+before its failures were studied, so they are development data now; the next round is written the same
+way before it is measured. Every
 episode goes into a namespace of its own through ``Memory.add_steps``; each question is asked with
 ``Memory.answer`` at the budget.
 
