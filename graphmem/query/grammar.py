@@ -230,21 +230,18 @@ class _Compiler:
             name = self.lex.name(words(said)[-2:], self.lex.numeric_states, fuzzy=False)
             if name is None or words(name)[-1] not in [singular(w) for w in words(said)] + words(said):
                 continue
-            held = Condition("state", name, "==", int(value))
-            window = Window(Reached(held, 1, None, "start"), Reached(held, -1, None, "end"), True, True)
-            rest = re.sub(r"\s+", " ", f"{s[: m.start()]} {s[m.end():]}").strip(" ,")
-            return rest, window
-        for name, value in sorted(self.lex.state_values, key=lambda p: -len(p[1])):
+            return _without(s, m), _held_span(Condition("state", name, "==", int(value)))
+        ordered = sorted(self.lex.state_values)
+        for name, value in sorted(ordered, key=lambda p: -len(p[1])):
             # "while working on grow-plant", "during the melt task": the steps the text state held that value
-            spelled = "|".join([re.escape(value.lower()), f"valueref{sorted(self.lex.state_values).index((name, value))}",
-                                *([f"nameref{self.lex.names.index(value)}"] if value in self.lex.names else [])])
+            refs = [value.lower(), f"valueref{ordered.index((name, value))}", *([f"nameref{self.lex.names.index(value)}"] if value in self.lex.names else [])]
+            if not any(ref in s for ref in refs):
+                continue
+            spelled = "|".join(re.escape(ref) for ref in refs)
             said = re.search(rf"\b(?:while|whilst|when) (?:{SUBJECT} )?(?:was |were )?(?:working on|doing|busy with|on|in)\s+(?:the )?(?:{spelled})(?: (?:task|job|phase|mode|stage|assignment))?(?![\w-])"
                              rf"|\b(?:during|throughout|within|over) (?:the )?(?:{spelled})(?: (?:task|job|phase|mode|stage|assignment))?(?![\w-])", s)
             if said:
-                held = Condition("state", name, "==", value)
-                window = Window(Reached(held, 1, None, "start"), Reached(held, -1, None, "end"), True, True)
-                rest = re.sub(r"\s+", " ", f"{s[: said.start()]} {s[said.end():]}").strip(" ,")
-                return rest, window
+                return _without(s, said), _held_span(Condition("state", name, "==", value))
         return None
 
     # ---------------------------------------------------------------- question forms
@@ -402,14 +399,13 @@ class _Compiler:
             if a is not None and b is not None:
                 return Distance(a, b)
         # "how long after X did I Y" / "how many steps after X did I Y"
-        m = re.search(rf"\bhow (?:long|many {UNIT}|much time) (after|before)\s+(.+?)\s+(?:did|do|does|was|were|had|would)\s+{SUBJECT}\s+(.+)$", s)
+        after_anchor = rf"\bhow (?:long|many {UNIT}|much time) (after|before)\s+(.+?)\s+(?:did|do|does|was|were|had|would)\s+{SUBJECT}\s+(.+)$"
+        m = re.search(after_anchor, s)
+        if m and re.search(r"\bagain\b", m.group(3)) and not ORDINAL_TOKEN.search(m.group(3)):
+            # "how many steps after I first slept did I wake again": the next one, not a second one
+            m = re.search(after_anchor, re.sub(r"\s*\bagain\b", "", s))
         if m:
             a = self.anchor(m.group(2))
-            if re.search(r"\bagain\b", m.group(3)) and not ORDINAL_TOKEN.search(m.group(3)):
-                # "how many steps after I first slept did I wake again": the next one, not a second one
-                m = re.search(rf"\bhow (?:long|many {UNIT}|much time) (after|before)\s+(.+?)\s+(?:did|do|does|was|were|had|would)\s+{SUBJECT}\s+(.+)$", re.sub(r"\s*\bagain\b", "", s))
-                if not m:
-                    return None
             pattern = self.pattern(self.antecedent(m.group(3), a))
             if a is None or pattern is None:
                 return None
@@ -608,6 +604,16 @@ class _Compiler:
             base = self.anchor(tail)
             return None if base is None else Shifted(base, -1)
         return self.anchor(text)
+
+
+def _held_span(held: Condition) -> Window:
+    """The steps from the first at which ``held`` holds to the last."""
+    return Window(Reached(held, 1, None, "start"), Reached(held, -1, None, "end"), True, True)
+
+
+def _without(s: str, said: re.Match[str]) -> str:
+    """The question without the phrase matched."""
+    return re.sub(r"\s+", " ", f"{s[: said.start()]} {s[said.end():]}").strip(" ,")
 
 
 def _within(query: Query, window: Window) -> Query | None:

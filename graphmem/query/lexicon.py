@@ -334,8 +334,8 @@ class Lexicon:
             kind = holders[0] if len(holders) == 1 else self._kind(content, holders, qforms, force=True, phrase=tokens)
             return EventPattern(kind, unheld_pair[0])
         if obj is not None:
-            inside = [k for k in named_kinds if covers(words(k), [forms(w) for w in words(obj)]) == 1.0 and k not in {k2 for k2, o2 in self.pairs if o2 == obj}]
             holders = sorted({k for k, o in self.pairs if o == obj})
+            inside = [k for k in named_kinds if covers(words(k), [forms(w) for w in words(obj)]) == 1.0 and k not in holders]
             if inside and len(words(obj)) == 1 and not any(covers(said_words(h), qforms) > 0 for h in holders if h not in inside):
                 # "what did I examine next" when a refused command "examine" is stored too: the verb says
                 # the kind, and nothing says the kind that holds the word as its object

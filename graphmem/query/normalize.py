@@ -386,6 +386,8 @@ def mark_state_values(question: str, lex: Lexicon) -> str:
         return question
     text = question
     for value in sorted({v for _, v in pairs}, key=len, reverse=True):
+        if value.lower() not in text.lower():
+            continue  # every reading below says the value itself
         quoted = re.compile(rf"({_VALUE_VERB}\s+(?:[\w']+\s+){{0,4}}?(?:{_VALUE_ADVERB}\s+)*)[\"'\u201c\u2018]{re.escape(value)}[\"'\u201d\u2019](?!\w)", re.IGNORECASE)
         bare = re.compile(rf"({_COPULA}\s+(?:{_VALUE_ADVERB}\s+)*){re.escape(value)}(?!\w)", re.IGNORECASE)
         m = quoted.search(text) or bare.search(text)

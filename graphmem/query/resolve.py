@@ -314,17 +314,21 @@ def _window_fact(r: _Resolver, query: Count | Exists | ListEvents, lo: int, hi: 
                     r.support.append(row.t)
         return Fact("count", str(n), f"{p.label()}{_span_text(where)}: {n} {'time' if n == 1 else 'times'}")
     objects: list[str] = []
-    if n > COUNT_SHOWN:
-        last = store.find_event(ns, ep, p.kind, p.obj, -1, lo, hi)
-        if last is not None:
-            r.support.append(last.t)  # the last listed event shows the list reaches the window's end
+    listed_ts: list[int] = []
     for ordinal in range(1, min(n, LIST_LIMIT) + 1):
         row = store.find_event(ns, ep, p.kind, p.obj, ordinal, lo, hi)
         if row is None:
             break
-        r.support.append(row.t)
+        listed_ts.append(row.t)
         if row.obj and row.obj not in objects:
             objects.append(row.obj)
+    if n > COUNT_SHOWN:
+        # the last listed event, first: it shows the list reaches the window's end
+        last = store.find_event(ns, ep, p.kind, p.obj, -1, lo, hi) if n > LIST_LIMIT else None
+        end_t = last.t if last is not None else (listed_ts[-1] if listed_ts else None)
+        if end_t is not None:
+            r.support.append(end_t)
+    r.support.extend(listed_ts)
     listed = ", ".join(objects) if objects else "none"
     more = f" (first {LIST_LIMIT} of {n} events)" if n > LIST_LIMIT else ""
     return Fact("list", listed, f"{p.label()}{_span_text(where)}: {listed}{more}")
