@@ -120,7 +120,7 @@ def one_question(question: str) -> str:
     if not parts:
         return text
     while (len(parts) > 1 and _HOW_TO_ANSWER.match(parts[-1]) and not _HOW_TO_ANSWER.match(parts[-2])
-           and any(_QUESTION.match(clause) for clause in parts[-2].split(", ")) and not _UNTIL_NEXT.search(parts[-2])):
+           and any(_QUESTION.match(clause) for part in parts[:-1] for clause in part.split(", ")) and not _UNTIL_NEXT.search(parts[-2])):
         parts.pop()  # "... where was I? Name the sector."
     if len(parts) == 1:
         m = _FROM_FRAME.match(parts[0])

@@ -126,6 +126,13 @@ class _Compiler:
         m = re.match(r"^(?:the )?(?:step|index) (\d+)\b", _strip_lead(text))
         if m and not content_words(words(_strip_lead(text)[m.end():])):
             return StepAt(int(m.group(1)))
+        spanned = self.state_window(text)
+        if spanned is not None:
+            # "the second time we left the bedroom in game 10": the occurrence counted within that span
+            inner = self.anchor(spanned[0], default_ordinal)
+            bounded = _bound(inner, spanned[1]) if inner is not None else None
+            if bounded is not None:
+                return bounded
         m = re.match(rf"^(\d+) {UNIT} (?:(after|later than|following|past)|(before|earlier than|prior to|ahead of))\s+(.+)$", _strip_lead(text))
         if m:
             base = self.anchor(m.group(4))
@@ -254,7 +261,26 @@ class _Compiler:
             bounded = _within(inner, spanned[1]) if inner is not None else None
             if bounded is not None:
                 return bounded
-        return self.forms(s)
+        return self.shared_span(s, self.forms(s))
+
+    def shared_span(self, s: str, query: Query | None) -> Query | None:
+        """A two-anchor query whose span one anchor says and the question gives both: said first ("game
+        8, which came first, ...") or pointed back at ("... before or after I read my notes in that game")."""
+        if not isinstance(query, (WhichFirst, Distance)):
+            return query
+        spans = [_span_of(a) for a in (query.a, query.b)]
+        if (spans[0] is None) == (spans[1] is None):
+            return query
+        window = spans[0] or spans[1]
+        assert window is not None
+        held = window.start.condition if isinstance(window.start, Reached) else None
+        lead = self.state_window(s.split(",", 1)[0])
+        leading = lead is not None and not lead[0].strip() and lead[1] == window
+        pointed = held is not None and re.search(rf"\b(?:that|the same|this) {re.escape(words(held.name)[-1])}\b", s)
+        if not (leading or pointed):
+            return query
+        a, b = (query.a, _bound(query.b, window)) if spans[0] else (_bound(query.a, window), query.b)
+        return query if a is None or b is None else type(query)(a, b)
 
     def forms(self, s: str) -> Query | None:
         for form in (self.which_first, self.distance, self.count, self.exists, self.listing, self.read):
@@ -626,6 +652,16 @@ def _within(query: Query, window: Window) -> Query | None:
     if isinstance(query, (WhichFirst, Distance)):
         a, b = _bound(query.a, window), _bound(query.b, window)
         return None if a is None or b is None else type(query)(a, b)
+    return None
+
+
+def _span_of(anchor: Anchor) -> Window | None:
+    """The span named by a state's value (``_held_span``) the anchor is sought within, if any."""
+    if isinstance(anchor, Shifted):
+        return _span_of(anchor.anchor)
+    window = anchor.window if isinstance(anchor, (Occurrence, Reached)) else None
+    if window is not None and isinstance(window.start, Reached) and window.start.at == "start" and window == _held_span(window.start.condition):
+        return window
     return None
 
 

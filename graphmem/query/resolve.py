@@ -116,15 +116,18 @@ class _Resolver:
             window = Window(window.start, None, window.include_start, True)
         if isinstance(window.start, StepAt) and window.start.t > self.last_t:
             return self.last_t + 1, self.last_t, f"after [{self.last_t}]"
-        # A bound given as a step number is the question's own: it needs no step packed to show it.
+        # A bound given as a step number is the question's own: it needs no step packed to show it. A
+        # span named by a state's value ("in game 3") is the question's too: its ends are shown last.
+        span = (isinstance(window.start, Reached) and window.start.at == "start" and isinstance(window.end, Reached)
+                and window.end.at == "end" and window.start.condition == window.end.condition)
         if window.start is not None:
-            t = self._bound(window.start) if isinstance(window.start, StepAt) else self.anchor(window.start, f"{role}.start")
+            t = self._bound(window.start) if isinstance(window.start, StepAt) else self.anchor(window.start, f"{role}.start", span)
             if t is None:
                 return None
             lo = t if window.include_start else t + 1
             parts.append(f"from [{t}]" if window.include_start else f"after [{t}]")
         if window.end is not None:
-            t = self._bound(window.end) if isinstance(window.end, StepAt) else self.anchor(window.end, f"{role}.end")
+            t = self._bound(window.end) if isinstance(window.end, StepAt) else self.anchor(window.end, f"{role}.end", span)
             if t is None:
                 return None
             hi = t if window.include_end else t - 1
@@ -135,10 +138,15 @@ class _Resolver:
         self.bounds.append(bound.t)
         return bound.t
 
-    def anchor(self, anchor: Anchor, role: str) -> int | None:
+    def anchor(self, anchor: Anchor, role: str, shown_last: bool = False) -> int | None:
+        """The step an anchor names (None: it names none); ``shown_last``: its steps go with the bounds."""
+        marked, supported = len(self.marks), len(self.support)
         t = self._anchor(anchor, role)
         if t is None:
             self.complete = False
+        if shown_last:
+            self.bounds += [m.t for m in self.marks[marked:]] + self.support[supported:]
+            del self.marks[marked:], self.support[supported:]
         return t
 
     def _anchor(self, anchor: Anchor, role: str) -> int | None:

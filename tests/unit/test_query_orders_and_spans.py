@@ -144,9 +144,35 @@ def test_a_value_said_before_its_state_name_is_that_value() -> None:
     assert q == Read(Reached(Condition("state", "mode", "==", "questing"), 1), "location")
 
 
-def test_a_counter_span_inside_one_of_two_anchors_bounds_no_whole_question() -> None:
+def _house(n: int) -> Window:
+    held = Condition("state", "house", "==", n)
+    return Window(Reached(held, 1, None, "start"), Reached(held, -1, None, "end"), True, True)
+
+
+def test_a_counter_span_inside_one_of_two_anchors_bounds_that_anchor_only() -> None:
     q = compile_question("How many steps passed between the first time I ate the apple and the first time I grabbed the key in house 9?", MEALS, 500)
-    assert q == Distance(EAT, Occurrence(EventPattern("grab", "key"), 1))
+    assert q == Distance(EAT, Occurrence(EventPattern("grab", "key"), 1, _house(9)))
+    q = compile_question("Which came first: the second time I grabbed the lamp in house 3, or the first time I drank water during house 5? "
+                         "Answer 'lamp' or 'water'.", MEALS, 500)
+    assert q == WhichFirst(Occurrence(EventPattern("grab", "lamp"), 2, _house(3)), Occurrence(EventPattern("drink", "water"), 1, _house(5)))
+
+
+def test_a_span_said_first_or_pointed_back_at_bounds_both_anchors() -> None:
+    both = WhichFirst(Occurrence(EventPattern("eat", "apple"), 1, _house(4)), Occurrence(EventPattern("drink", "water"), 1, _house(4)))
+    assert compile_question("House 4: which came first, my first apple of that house or my first drink of water?", MEALS, 500) == both
+    q = compile_question("In house 2, did I grab the key before or after I ate the apple in that house?", MEALS, 500)
+    assert q == WhichFirst(Occurrence(EventPattern("grab", "key"), 1, _house(2)), Occurrence(EventPattern("eat", "apple"), 1, _house(2)))
+
+
+def test_a_spans_ends_are_packed_after_the_anchors_it_bounds() -> None:
+    steps = [Step(t, "act", events=events, state={"house": 1 + t // 4})
+             for t, events in enumerate([(), (Event("eat", "apple"),), (), (), (), (), (Event("drink", "water"),), ()])]
+    memory = Memory(store=EmbeddedStore(), embedder=None)
+    memory.add_steps("ns", "run", steps)
+    result = memory.answer("ns", "Which came first: my first drink of water in house 2, or my first apple during house 1?")
+    assert result.text == "eat apple"
+    ids = [source.rsplit(":", 1)[1] for source in result.evidence.source_ids]
+    assert ids[:2] == ["6", "1"]  # the anchors; the houses' first and last steps come after them
 
 
 def test_a_text_state_value_names_a_span() -> None:
