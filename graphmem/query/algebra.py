@@ -196,6 +196,18 @@ class Window:
             if not isinstance(getattr(self, name), bool):
                 raise QueryError(f"Window: {name} must be a bool")
 
+    def held(self) -> Condition | None:
+        """The condition whose steps this window spans (a ``held_span``: "in game 3"), else None."""
+        start = self.start
+        if isinstance(start, Reached) and start.at == "start" and self == held_span(start.condition):
+            return start.condition
+        return None
+
+
+def held_span(held: Condition) -> Window:
+    """The steps from the first at which ``held`` holds to the last ("in game 3": game == 3)."""
+    return Window(Reached(held, 1, None, "start"), Reached(held, -1, None, "end"), True, True)
+
 
 def _check_window(window: object, where: str) -> None:
     if window is not None and not isinstance(window, Window):

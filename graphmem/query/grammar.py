@@ -39,6 +39,7 @@ from graphmem.query.algebra import (
     StepAt,
     WhichFirst,
     Window,
+    held_span,
 )
 from graphmem.query.conditions import condition_of, reached, stated_condition
 from graphmem.query.discourse import one_question
@@ -237,7 +238,7 @@ class _Compiler:
             name = self.lex.name(words(said)[-2:], self.lex.numeric_states, fuzzy=False)
             if name is None or words(name)[-1] not in [singular(w) for w in words(said)] + words(said):
                 continue
-            return _without(s, m), _held_span(Condition("state", name, "==", int(value)))
+            return _without(s, m), held_span(Condition("state", name, "==", int(value)))
         ordered = sorted(self.lex.state_values)
         for name, value in sorted(ordered, key=lambda p: -len(p[1])):
             # "while working on grow-plant", "during the melt task": the steps the text state held that value
@@ -248,7 +249,7 @@ class _Compiler:
             said = re.search(rf"\b(?:while|whilst|when) (?:{SUBJECT} )?(?:was |were )?(?:working on|doing|busy with|on|in)\s+(?:the )?(?:{spelled})(?: (?:task|job|phase|mode|stage|assignment))?(?![\w-])"
                              rf"|\b(?:during|throughout|within|over) (?:the )?(?:{spelled})(?: (?:task|job|phase|mode|stage|assignment))?(?![\w-])", s)
             if said:
-                return _without(s, said), _held_span(Condition("state", name, "==", value))
+                return _without(s, said), held_span(Condition("state", name, "==", value))
         return None
 
     # ---------------------------------------------------------------- question forms
@@ -269,14 +270,13 @@ class _Compiler:
         if not isinstance(query, (WhichFirst, Distance)):
             return query
         spans = [_span_of(a) for a in (query.a, query.b)]
-        if (spans[0] is None) == (spans[1] is None):
+        held = spans[0] or spans[1]
+        if held is None or None not in spans:
             return query
-        window = spans[0] or spans[1]
-        assert window is not None
-        held = window.start.condition if isinstance(window.start, Reached) else None
+        window = held_span(held)
         lead = self.state_window(s.split(",", 1)[0])
         leading = lead is not None and not lead[0].strip() and lead[1] == window
-        pointed = held is not None and re.search(rf"\b(?:that|the same|this) {re.escape(words(held.name)[-1])}\b", s)
+        pointed = re.search(rf"\b(?:that|the same|this) {re.escape(words(held.name)[-1])}\b", s)
         if not (leading or pointed):
             return query
         a, b = (query.a, _bound(query.b, window)) if spans[0] else (_bound(query.a, window), query.b)
@@ -632,11 +632,6 @@ class _Compiler:
         return self.anchor(text)
 
 
-def _held_span(held: Condition) -> Window:
-    """The steps from the first at which ``held`` holds to the last."""
-    return Window(Reached(held, 1, None, "start"), Reached(held, -1, None, "end"), True, True)
-
-
 def _without(s: str, said: re.Match[str]) -> str:
     """The question without the phrase matched."""
     return re.sub(r"\s+", " ", f"{s[: said.start()]} {s[said.end():]}").strip(" ,")
@@ -655,14 +650,12 @@ def _within(query: Query, window: Window) -> Query | None:
     return None
 
 
-def _span_of(anchor: Anchor) -> Window | None:
-    """The span named by a state's value (``_held_span``) the anchor is sought within, if any."""
+def _span_of(anchor: Anchor) -> Condition | None:
+    """The condition whose span (``held_span``) the anchor is sought within, if any."""
     if isinstance(anchor, Shifted):
         return _span_of(anchor.anchor)
     window = anchor.window if isinstance(anchor, (Occurrence, Reached)) else None
-    if window is not None and isinstance(window.start, Reached) and window.start.at == "start" and window == _held_span(window.start.condition):
-        return window
-    return None
+    return window.held() if window is not None else None
 
 
 def _bound(anchor: Anchor, window: Window) -> Anchor | None:

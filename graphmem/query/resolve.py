@@ -118,8 +118,7 @@ class _Resolver:
             return self.last_t + 1, self.last_t, f"after [{self.last_t}]"
         # A bound given as a step number is the question's own: it needs no step packed to show it. A
         # span named by a state's value ("in game 3") is the question's too: its ends are shown last.
-        span = (isinstance(window.start, Reached) and window.start.at == "start" and isinstance(window.end, Reached)
-                and window.end.at == "end" and window.start.condition == window.end.condition)
+        span = window.held() is not None
         if window.start is not None:
             t = self._bound(window.start) if isinstance(window.start, StepAt) else self.anchor(window.start, f"{role}.start", span)
             if t is None:
