@@ -27,6 +27,7 @@ Questions (and the answer each gives, as :mod:`graphmem.query.answers` formats i
 ``Count``        matching events in a window               ``"5"``
 ``Exists``       whether an event or a condition occurs    ``"yes"`` / ``"no"``
 ``WhichFirst``   which of two anchors comes first          the earlier one's label (``"place table"``)
+``Precedes``     whether one anchor comes before another   ``"yes"`` / ``"no"``
 ``Distance``     steps from one anchor to the other        ``"37"`` (always >= 0)
 ``ListEvents``   the distinct objects of matching events   ``"wood, sapling"`` in order of first event
 ================ ======================================== =========================================
@@ -362,6 +363,22 @@ class Distance:
 
 
 @dataclass(frozen=True)
+class Precedes:
+    """Whether anchor ``a`` comes before anchor ``b`` ("was my first drink earlier than my last sleep?"):
+    ``"yes"`` / ``"no"``, no answer when both are the same step."""
+
+    a: Anchor
+    b: Anchor
+
+    def __post_init__(self) -> None:
+        _check_anchor(self.a, "Precedes", "a")
+        _check_anchor(self.b, "Precedes", "b")
+
+    def anchors(self) -> tuple[Anchor, ...]:
+        return (self.a, self.b)
+
+
+@dataclass(frozen=True)
 class ListEvents:
     """The distinct objects of the events matching ``pattern`` within ``window``, in order of first event."""
 
@@ -377,8 +394,8 @@ class ListEvents:
         return ()
 
 
-Query = Read | Count | Exists | WhichFirst | Distance | ListEvents
-QUERY_TYPES = (Read, Count, Exists, WhichFirst, Distance, ListEvents)
+Query = Read | Count | Exists | WhichFirst | Precedes | Distance | ListEvents
+QUERY_TYPES = (Read, Count, Exists, WhichFirst, Precedes, Distance, ListEvents)
 
 
 def anchor_label(anchor: Anchor) -> str:

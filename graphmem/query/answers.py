@@ -43,6 +43,7 @@ from graphmem.query.algebra import (
     Anchor,
     Distance,
     Occurrence,
+    Precedes,
     Query,
     Reached,
     Read,
@@ -219,12 +220,14 @@ def answer(query: Query, evidence: QueryEvidence, options: tuple[str, str] | Non
             if done is not None:
                 return done
         return None if target is None else read_slot(target.step, query.slot, query.name)
-    if isinstance(query, (WhichFirst, Distance)):
+    if isinstance(query, (WhichFirst, Precedes, Distance)):
         a, b = evidence.marked("a"), evidence.marked("b")
         if a is None or b is None:
             return None
         if isinstance(query, Distance):
             return str(abs(b.t - a.t))
+        if isinstance(query, Precedes):
+            return None if a.t == b.t else "yes" if a.t < b.t else "no"
         if a.t == b.t:
             return "same step"
         if options is not None:

@@ -44,7 +44,7 @@ _THIS = re.compile(r"\b(?:done|do|did|does) (?:this|the following|that)$", re.IG
 _SUCH = re.compile(r"\b(?:the )?((?:first|last|final|second|third|latest|earliest|\d+(?:st|nd|rd|th)) )?such (?:occasion|time|instance|moment|case|event)\b", re.IGNORECASE)
 _THAT_EVENT = re.compile(r"\b(?:did|does|do|had|has) (?:that|it|this) (?:happen|occur|take place)\b", re.IGNORECASE)
 #: frames before the part that names a step: "think back to", "consider", "take"
-_RECALL_FRAME = re.compile(r"^(?:(?:now )?(?:think|thinking|go|going|look|looking|cast your mind|jump|skip) back to|consider|considering|take|recall|remember|picture|about|regarding|as for|for"
+_RECALL_FRAME = re.compile(r"^(?:(?:now )?(?:think|thinking|go|going|look|looking|cast your mind|jump|skip) back to|consider|considering|take|recall|remember|picture|find|locate|identify|about|regarding|as for|for"
                            r"|(?:i'm|i am|we're|we are) (?:trying to )?(?:reconstruct|reconstructing|look(?:ing)? at|check(?:ing)?|revisit(?:ing)?))\s+", re.IGNORECASE)
 #: "step 167 of the ranch run": the run is the one the memory holds
 _OF_THE_RUN = re.compile(rf"\s+{OF_THE_RUN}$", re.IGNORECASE)
@@ -63,6 +63,12 @@ _ASKS_STEP = re.compile(r"^(?:(?:give|tell me|say|report|name|state)(?: me)? )?(
 _SCENE_WINDOW = re.compile(r"^(?:somewhere|sometime|at some (?:point|stage)|at one point)\s+((?:between|after|before|since|following|prior to|in|within|during)\b.+?),\s*(.+)$", re.IGNORECASE)
 #: "after I first spotted a cow, I dozed off": the clause after a leading window
 _LEADING_WINDOW = re.compile(rf"^((?:after|before|since|following|prior to|between|within|in the first|in the last)\b.+?),\s*({_SUBJECT}\b.+)$", re.IGNORECASE)
+#: "prior to step 1052, consider the last time I ...": a window, then the frame that names the step
+_WINDOW_THEN_FRAME = re.compile(r"^((?:after|before|since|following|prior to|between|within|in the first|in the last|from|once|up to|until|by)\b.+?),\s*"
+                                r"((?:(?:now )?(?:think|go|look|cast your mind) back to|consider|take|recall|picture|find|locate|identify)\s+.+)$", re.IGNORECASE)
+#: "once X had passed", "once X was over": after X
+_ONCE_PAST = re.compile(r"^once (.+?) (?:had|has) (?:passed|happened|gone by|come and gone|occurred|been done|finished|taken place)$"
+                        r"|^once (.+?) (?:was|were|is) (?:over|done|past|behind (?:me|us|you|it|him|her|them|the agent))$", re.IGNORECASE)
 _AT_SOME_POINT = re.compile(r"\s*,?\s*\b(?:at some (?:point|stage)|at one point|once|sometime|somewhere along the way)\s*$", re.IGNORECASE)
 _LEAD_IN = re.compile(r"^(?:quick (?:one|question)|one more|another one|next one|next|okay|ok|so|now|alright|right|hmm|question|here's one|here is one"
                       r"|(?:of|between) (?:these|the|those) (?:two|2)(?: events| things| actions| happenings)?)\s*[,:.!-]+\s*", re.IGNORECASE)
@@ -85,9 +91,17 @@ def _confirmed(statement: str, rest: str) -> str:
 def _pointed(ask: str, scene: str) -> str | None:
     """The question with its pointer back ("that", "then", "there") replaced by the scene it points at."""
     window = ""
-    m = _SCENE_WINDOW.match(scene) or _LEADING_WINDOW.match(scene)
+    m = _SCENE_WINDOW.match(scene) or _LEADING_WINDOW.match(scene) or _WINDOW_THEN_FRAME.match(scene)
+    back = _FROM_FRAME.match(scene)
     if m:
         window, scene = m.group(1), m.group(2)
+        once = _ONCE_PAST.match(window)
+        if once:
+            window = f"after {once.group(1) or once.group(2)}"
+    elif back:
+        # "looking back from step 1003, find the most recent earlier time I ...": before step 1003
+        window = f"{'before' if back.group(1).lower().startswith('back') else 'after'} {back.group(2)}"
+        scene = back.group(3)
     scene = _RECALL_FRAME.sub("", scene.strip(" ,.")).strip()
     scene = _OF_THE_RUN.sub("", _AT_SOME_POINT.sub("", scene)).strip(" ,")
     if not scene:

@@ -31,6 +31,7 @@ from graphmem.query.algebra import (
     Exists,
     ListEvents,
     Occurrence,
+    Precedes,
     Query,
     QueryError,
     Reached,
@@ -267,7 +268,7 @@ class _Compiler:
     def shared_span(self, s: str, query: Query | None) -> Query | None:
         """A two-anchor query whose span one anchor says and the question gives both: said first ("game
         8, which came first, ...") or pointed back at ("... before or after I read my notes in that game")."""
-        if not isinstance(query, (WhichFirst, Distance)):
+        if not isinstance(query, (WhichFirst, Precedes, Distance)):
             return query
         spans = [_span_of(a) for a in (query.a, query.b)]
         held = spans[0] or spans[1]
@@ -300,6 +301,9 @@ class _Compiler:
         either = self.before_or_after(s)
         if either is not None:
             return either
+        order = self.precedes(s)
+        if order is not None:
+            return order
         if not re.search(r"\bwhich came first\b", s):
             return None
         body = re.sub(r"\bwhich came first\b", " ", s)
@@ -327,6 +331,25 @@ class _Compiler:
             a, b = self.anchor(body[: cut.start()]), self.anchor(body[cut.end():])
             if a is not None and b is not None and a != b:
                 return WhichFirst(a, b)
+        return None
+
+    def precedes(self, s: str) -> Query | None:
+        """A yes/no question on the order of two occasions, each said as a noun phrase: "was the first
+        time I drank earlier than the last time I slept", "is it true that my first X preceded the
+        second Y", "did the last time A come after the first time B". A clause ("did I drink before I
+        slept") asks whether an event happened in a window instead (``exists``)."""
+        occasion = r"(?:the|my|our|your|its|their)\s(?:[\w'-]+\s){0,2}?(?:ord_m?\d+|time|occasion)\b"
+        m = re.match(rf"^(?:was|were|is|did|does|had|has)\s+(?:it (?:true|the case|so|correct|right) that\s+)?({occasion}.+)$", s)
+        if not m:
+            return None
+        body = m.group(1)
+        verbs = r"(?:(?:come|came|happen|happened|occur|occurred|take place|took place|fall|fell|arrive|arrived)\s+)?"
+        for cut in re.finditer(rf"\s{verbs}(?:(precede[sd]?|{_BEFORE})|(follow(?:ed|s)?|{_AFTER}))\s", body):
+            if cut.group(1) in ("until", "till") or cut.group(2) in ("since", "past", "once"):
+                continue
+            a, b = self.anchor(body[: cut.start()]), self.anchor(body[cut.end():])
+            if a is not None and b is not None and a != b and not isinstance(a, StepAt) and not isinstance(b, StepAt):
+                return Precedes(a, b) if cut.group(1) else Precedes(b, a)
         return None
 
     def antecedent(self, text: str, first: Anchor | None) -> str:
@@ -644,7 +667,7 @@ def _within(query: Query, window: Window) -> Query | None:
     if isinstance(query, Read):
         anchor = _bound(query.anchor, window)
         return None if anchor is None else Read(anchor, query.slot, query.name)
-    if isinstance(query, (WhichFirst, Distance)):
+    if isinstance(query, (WhichFirst, Precedes, Distance)):
         a, b = _bound(query.a, window), _bound(query.b, window)
         return None if a is None or b is None else type(query)(a, b)
     return None

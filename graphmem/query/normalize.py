@@ -171,6 +171,9 @@ def normalize(question: str) -> str:
     s = re.sub(r"^(?:(?:looking back|look back|going back|go back|back|right|exactly|just|looking|look|considering|regarding|about|as for|if (?:you|we) (?:check|look at|consider)|(?:check|consider)) )?(?:(?:at|for|in|during|on|as of|around|to) )?(?:the )?step (\d+)\s*[,:]\s*(.+)$",
                r"\2 at step \1", s)
     s = re.sub(r"\b(?:logged|recorded|registered|noted|listed|happened|occurred) (?:for|in) (step \d+)\b", r"logged at \1", s)
+    # "the first time a collapse event was logged": the first time the log showed collapse
+    s = re.sub(r"\b(?:an?|the) ((?:(?!(?:an?|the|time|step|ord_\w+)\b)[\x22a-z][\w'\x22-]* ?){1,4}?) (?:event|entry|record) (?:was|got|were|is|had been|has been|was first) (?:logged|recorded|registered|noted|written|entered)\b",
+               lambda m: f"the log showed {m.group(1)}", s)
     s = re.sub(r"^(which|what) (?:step(?: number| index)?|point|moment) (?:marks|marked|shows|showed|is|was) (?:when|the moment|the time|the step)\b", "when", s)
     s = re.sub(r"\bsteps (\d+) ?(and|to|through|until|till|-) ?(\d+)\b", lambda m: f"step {m.group(1)} {'and' if m.group(2) == 'and' else 'to'} step {m.group(3)}", s)
     s = re.sub(r"\bstep (\d+) ?(?:-|to|through) ?(\d+)\b", r"step \1 to step \2", s)

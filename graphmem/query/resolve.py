@@ -27,6 +27,7 @@ from graphmem.query.algebra import (
     Exists,
     ListEvents,
     Occurrence,
+    Precedes,
     Query,
     Reached,
     Read,
@@ -266,7 +267,7 @@ def resolve(store: GraphStore, namespace: str, episode: str, last_t: int, query:
     facts: list[Fact] = []
     if isinstance(query, Read):
         r.anchor(query.anchor, "anchor")
-    elif isinstance(query, (WhichFirst, Distance)):
+    elif isinstance(query, (WhichFirst, Precedes, Distance)):
         r.anchor(query.a, "a")
         r.anchor(query.b, "b")
     else:

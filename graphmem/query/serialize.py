@@ -30,6 +30,7 @@ from graphmem.query.algebra import (
     Exists,
     ListEvents,
     Occurrence,
+    Precedes,
     Query,
     QueryError,
     Reached,
@@ -103,7 +104,7 @@ def to_json(q: Query) -> dict[str, Any]:
     if isinstance(q, Exists):
         what = {"pattern": _pattern(q.what)} if isinstance(q.what, EventPattern) else {"condition": _condition(q.what)}
         return _with_window({"op": "exists", **what}, q.window)
-    op = "which_first" if isinstance(q, WhichFirst) else "distance"
+    op = "which_first" if isinstance(q, WhichFirst) else "precedes" if isinstance(q, Precedes) else "distance"
     return {"op": op, "a": anchor_to_json(q.a), "b": anchor_to_json(q.b)}
 
 
@@ -202,6 +203,7 @@ def from_json(doc: Any) -> Query:
         "list": {"op", "pattern", "window"},
         "exists": {"op", "pattern", "condition", "window"},
         "which_first": {"op", "a", "b"},
+        "precedes": {"op", "a", "b"},
         "distance": {"op", "a", "b"},
     }
     if not isinstance(op, str) or op not in fields:  # a list or object "op" is no key to look up
@@ -223,7 +225,7 @@ def from_json(doc: Any) -> Query:
             return Exists(what, _parse_window(d.get("window"), "query.window"))
         a = anchor_from_json(_need(d, "a", path), "query.a")
         b = anchor_from_json(_need(d, "b", path), "query.b")
-        return WhichFirst(a, b) if op == "which_first" else Distance(a, b)
+        return WhichFirst(a, b) if op == "which_first" else Precedes(a, b) if op == "precedes" else Distance(a, b)
     except QueryError as exc:
         message = str(exc)
         raise QueryError(message if message.startswith("query") else f"query: {message}") from None
@@ -313,6 +315,7 @@ def query_schema() -> dict[str, Any]:
             "oneOf": [{"required": ["pattern"]}, {"required": ["condition"]}],
         },
         op("which_first", {"a": anchor_ref, "b": anchor_ref}, ["a", "b"], "Which anchor comes first."),
+        op("precedes", {"a": anchor_ref, "b": anchor_ref}, ["a", "b"], "Whether anchor a comes before anchor b (yes/no)."),
         op("distance", {"a": anchor_ref, "b": anchor_ref}, ["a", "b"], "Steps from one anchor to the other."),
     ]
     return {

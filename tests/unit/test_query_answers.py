@@ -15,6 +15,7 @@ from graphmem.query.algebra import (
     Exists,
     ListEvents,
     Occurrence,
+    Precedes,
     Reached,
     Read,
     Shifted,
@@ -130,6 +131,14 @@ def test_which_first_gives_the_earlier_anchors_label():
     assert answer(WhichFirst(StepAt(12), Reached(Condition("state", "health", "<", 3))), two(BARE, RICH)) == "health < 3"
     assert answer(WhichFirst(Shifted(Occurrence(WOOD), 2), StepAt(99)), two(RICH, BARE)) == "collect wood"
     assert answer(query, QueryEvidence((packed(RICH, "a", "b"),))) == "same step"
+
+
+def test_precedes_says_whether_a_comes_before_b():
+    query = Precedes(Occurrence(WOOD, 3), Occurrence(TABLE))
+    assert answer(query, two(BARE, RICH)) == "no"  # b at 12 before a at 13
+    assert answer(query, two(RICH, BARE)) == "yes"
+    assert answer(query, QueryEvidence((packed(RICH, "a", "b"),))) is None  # one step: neither is first
+    assert answer(query, QueryEvidence((packed(RICH, "a"),))) is None  # b not in the evidence
 
 
 def test_distance_is_absolute():

@@ -96,3 +96,14 @@ def test_an_idiom_reads_as_its_verb_unless_the_memory_says_it_its_own_way() -> N
     assert compile_question("When did I first start a new life?", respawning, 500) == Read(Occurrence(EventPattern("respawn"), 1), "step")
     assert compile_question("When did I first begin a fresh life?", new_lives, 500) == Read(
         Occurrence(EventPattern("start new life"), 1), "step")
+
+
+@SETTINGS
+@given(t=st.integers(min_value=20, max_value=400), n=st.sampled_from(sorted(ORDINALS)))
+def test_a_window_said_before_the_frame_that_names_the_step_bounds_it(t: int, n: int) -> None:
+    scene = f"the {ORDINALS[n]} time I collected wood"
+    before = Window(end=StepAt(t), include_end=False)
+    assert compile_question(f"Prior to step {t}, consider {scene}. Where was I at that moment?", LEX, 500) == Read(Occurrence(WOOD, n, before), "location")
+    after_table = Window(start=Occurrence(EventPattern("place", "table"), -1), include_start=False)
+    said = f"Once the most recent time I placed the table had passed, consider {scene}. Which step was that?"
+    assert compile_question(said, LEX, 500) == Read(Occurrence(WOOD, n, after_table), "step")

@@ -26,6 +26,7 @@ from graphmem.query.algebra import (
     Exists,
     ListEvents,
     Occurrence,
+    Precedes,
     Query,
     QueryError,
     Reached,
@@ -96,6 +97,7 @@ queries: st.SearchStrategy[Query] = st.one_of(
     st.builds(ListEvents, patterns(), optional_windows),
     st.builds(Exists, st.one_of(patterns(), conditions()), optional_windows),
     st.builds(WhichFirst, anchors, anchors),
+    st.builds(Precedes, anchors, anchors),
     st.builds(Distance, anchors, anchors),
 )
 
@@ -167,7 +169,7 @@ def _objects(doc: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, 
 OTHER_TYPES: list[Any] = [None, True, 7, -2, 2.5, "", "text", [], [1], {}, {"op": "step_at", "t": 1}]
 #: Values out of range or empty for the fields that have limits.
 BAD_VALUES: list[Any] = [0, -1, MAX_STEP + 1, -MAX_STEP - 1, "", "   ", "x" * 513, "sideways"]
-OPS = ["read", "count", "list", "exists", "which_first", "distance", "step_at", "occurrence", "reached", "shifted",
+OPS = ["read", "count", "list", "exists", "which_first", "precedes", "distance", "step_at", "occurrence", "reached", "shifted",
        "Read", "", "unknown"]
 
 

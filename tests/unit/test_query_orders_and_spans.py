@@ -20,6 +20,7 @@ from graphmem.query.algebra import (
     EventPattern,
     ListEvents,
     Occurrence,
+    Precedes,
     Reached,
     Read,
     Shifted,
@@ -47,6 +48,22 @@ def test_before_or_after_is_which_first() -> None:
 
 def test_a_plain_before_question_stays_yes_no() -> None:
     assert not isinstance(compile_question("Did I eat the apple before I drank water?", MEALS, 500), WhichFirst)
+
+
+ORDINALS = {1: "first", 2: "second", -1: "last"}
+
+
+@given(st.sampled_from(sorted(ORDINALS)), st.sampled_from(sorted(ORDINALS)),
+       st.sampled_from(["Was", "Is it true that", "Did"]), st.sampled_from(["earlier than", "before", "prior to", "after", "later than"]))
+def test_the_order_of_two_occasions_said_as_noun_phrases_is_yes_no(n: int, k: int, lead: str, rel: str) -> None:
+    eat = Occurrence(EventPattern("eat", "apple"), n)
+    drink = Occurrence(EventPattern("drink", "water"), k)
+    verb = " come" if lead == "Did" else ""
+    q = compile_question(f"{lead} the {ORDINALS[n]} time I ate the apple{verb} {rel} the {ORDINALS[k]} time I drank water?", MEALS, 500)
+    assert q == (Precedes(drink, eat) if rel in ("after", "later than") else Precedes(eat, drink))
+    if lead == "Is it true that":
+        said = f"Is it true that the {ORDINALS[n]} time I ate the apple preceded the {ORDINALS[k]} time I drank water?"
+        assert compile_question(said, MEALS, 500) == Precedes(eat, drink)
 
 
 @given(st.integers(min_value=1, max_value=40), st.sampled_from(["in", "during", "over"]))
