@@ -80,6 +80,7 @@ DEFAULT_SEEDS = {
     "heldout10_textworld": [10200, 10201, 10202],
     "heldout10_science": [10300, 10301, 10302],
     "heldout11_crafter": [10400, 10401, 10402],
+    "heldout11_textworld": [10500, 10501, 10502],
     "heldout11_science": [10600, 10601, 10602],
 }
 
