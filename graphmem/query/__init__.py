@@ -10,6 +10,7 @@ store (``resolve``) and the executor that answers from packed evidence (``answer
 from graphmem.query.algebra import (
     Condition,
     Count,
+    CountSteps,
     Distance,
     EventPattern,
     Exists,
@@ -22,6 +23,7 @@ from graphmem.query.algebra import (
     Read,
     Shifted,
     StepAt,
+    StepIs,
     WhichFirst,
     Window,
 )
@@ -33,6 +35,7 @@ from graphmem.query.serialize import from_json, query_schema, to_json
 __all__ = [
     "Condition",
     "Count",
+    "CountSteps",
     "Distance",
     "EventPattern",
     "Exists",
@@ -46,6 +49,7 @@ __all__ = [
     "Read",
     "Shifted",
     "StepAt",
+    "StepIs",
     "WhichFirst",
     "Window",
     "answer",

@@ -25,6 +25,8 @@ Questions (and the answer each gives, as :mod:`graphmem.query.answers` formats i
 ``Read``         a field of the anchor's step              action, step, location, position, item,
                                                            inventory, state, facing, observation, events
 ``Count``        matching events in a window               ``"5"``
+``CountSteps``   steps in a window with an action, a       ``"54"``
+                 region, or a condition holding after them
 ``Exists``       whether an event or a condition occurs    ``"yes"`` / ``"no"``
 ``WhichFirst``   which of two anchors comes first          the earlier one's label (``"place table"``)
 ``Precedes``     whether one anchor comes before another   ``"yes"`` / ``"no"``
@@ -54,6 +56,9 @@ Comparison = Literal["==", "!=", "<", "<=", ">", ">="]
 COMPARISONS: tuple[str, ...] = get_args(Comparison)
 Source = Literal["inventory", "state"]
 SOURCES: tuple[str, ...] = get_args(Source)
+#: The fields of a step a ``StepIs`` tests: what the agent did, where it was.
+StepField = Literal["action", "region"]
+STEP_FIELDS: tuple[str, ...] = get_args(StepField)
 
 #: Largest step index or offset a query may name: Neo4j integers are 64-bit, and bounds get +-1.
 MAX_STEP = 2**62
@@ -317,6 +322,45 @@ class Count:
 
 
 @dataclass(frozen=True)
+class StepIs:
+    """Steps whose ``action`` or ``region`` is ``value`` exactly: ``StepIs("action", "noop")``."""
+
+    field: StepField
+    value: str
+
+    def __post_init__(self) -> None:
+        if self.field not in STEP_FIELDS:
+            raise QueryError(f"StepIs: field must be one of {STEP_FIELDS}, got {self.field!r}")
+        _check_name(self.value, "StepIs", "value")
+
+    def label(self) -> str:
+        return f"{self.field} {self.value}"
+
+
+@dataclass(frozen=True)
+class CountSteps:
+    """How many steps within ``window`` match: whose action or region is a value (``StepIs``), or after
+    which a condition holds ("on how many steps was my health at or below 3"). Steps, not events: a step
+    with two matching events counts once, and a condition counts every step it holds on, not the times
+    it came to hold.
+
+    >>> CountSteps(StepIs("region", "pond"), Window(start=StepAt(500), include_start=False)).what.label()
+    'region pond'
+    """
+
+    what: StepIs | Condition
+    window: Window | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.what, (StepIs, Condition)):
+            raise QueryError("CountSteps: what must be a StepIs or a Condition")
+        _check_window(self.window, "CountSteps")
+
+    def anchors(self) -> tuple[Anchor, ...]:
+        return ()
+
+
+@dataclass(frozen=True)
 class Exists:
     """Whether an event matching the pattern, or a step where the condition comes to hold, is in the window."""
 
@@ -394,8 +438,8 @@ class ListEvents:
         return ()
 
 
-Query = Read | Count | Exists | WhichFirst | Precedes | Distance | ListEvents
-QUERY_TYPES = (Read, Count, Exists, WhichFirst, Precedes, Distance, ListEvents)
+Query = Read | Count | CountSteps | Exists | WhichFirst | Precedes | Distance | ListEvents
+QUERY_TYPES = (Read, Count, CountSteps, Exists, WhichFirst, Precedes, Distance, ListEvents)
 
 
 def anchor_label(anchor: Anchor) -> str:
@@ -415,4 +459,4 @@ def anchor_label(anchor: Anchor) -> str:
 
 def window_of(query: Query) -> Window | None:
     """The window a query ranges over (``None`` for anchor questions and whole-episode ones)."""
-    return query.window if isinstance(query, (Count, Exists, ListEvents)) else None
+    return query.window if isinstance(query, (Count, CountSteps, Exists, ListEvents)) else None

@@ -20,7 +20,7 @@ facing      the object of the relation (agent, facing, X)           ``"tree"``
 observation the step's observation text, verbatim                   ``"You see a door."``
 events      ``"kind obj"`` per event in step order, "; "-joined      ``"collect wood; gain wood"``
             (``"none"`` for a step without events)
-count       matching events, in decimal                             ``"5"``
+count       matching events (or steps), in decimal                  ``"5"``
 yes/no      ``"yes"`` or ``"no"``                                    ``"no"``
 which-first the earlier anchor's label (an occurrence's kind obj)   ``"place table"``
 duration    steps between the two anchors, in decimal               ``"37"``

@@ -175,13 +175,18 @@ def stated_condition(text: str, lex: Lexicon) -> Stated | None:
         fuzzy = lex.name(subject, lex.states)
         if fuzzy:
             return Stated(Condition("state", fuzzy, cmp, value), static)  # type: ignore[arg-type]
-    m = re.search(rf"\b(?:was|were|is|had|did) (?:the |my |our |its |their |your )?(.+?) (?:exactly |equal to |precisely |at |just )?{_NUM}(?: or (more|higher|greater|above|over|less|lower|fewer|below|under))?$", text)
+    m = re.search(rf"\b(?:was|were|is|had|did) (?:the |my |our |its |their |your )?(.+?) (?:(above|over|beyond|more than|greater than|higher than|below|under|beneath|less than|lower than|fewer than) )?(?:exactly |equal to |precisely |at |just )?{_NUM}(?: or (more|higher|greater|above|over|less|lower|fewer|below|under))?$", text)
     if m:
         state = lex.name(words(m.group(1)), lex.states) or None
         item = None if state else lex.name(words(m.group(1)), lex.items)
         if state or item:
-            cmp = "==" if not m.group(3) else (">=" if m.group(3) in ("more", "higher", "greater", "above", "over") else "<=")
-            return Stated(Condition("state" if state else "inventory", state or item or "", cmp, _number(m.group(2))), True)  # type: ignore[arg-type]
+            # "was my health below 3": the comparison said after the name, with no verb of its own
+            rising = ("more", "higher", "greater", "above", "over", "beyond")
+            if m.group(2):
+                cmp = ">" if m.group(2).split()[0] in rising else "<"
+            else:
+                cmp = "==" if not m.group(4) else (">=" if m.group(4) in rising else "<=")
+            return Stated(Condition("state" if state else "inventory", state or item or "", cmp, _number(m.group(3))), True)  # type: ignore[arg-type]
     m = re.search(r"^(.+?)\s+(?:flag |value |state |setting )?(?:was|were|is|became|turned|got|was set|got set)\s+(?:to |into )?(?:still |again |already |now |first |finally )*(true|false|yes|no|on|off)$", text)
     if m and lex.flags:
         flag_name = lex.name(words(m.group(1))[-6:], lex.flags, fuzzy=False) or lex.name(words(m.group(1))[-6:], lex.flags)

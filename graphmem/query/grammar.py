@@ -26,6 +26,7 @@ from graphmem.query.algebra import (
     Anchor,
     Condition,
     Count,
+    CountSteps,
     Distance,
     EventPattern,
     Exists,
@@ -58,6 +59,7 @@ from graphmem.query.normalize import (
     unheld_subjects,
 )
 from graphmem.query.slots import EXISTENCE, HAVE, Slot, slot_of
+from graphmem.query.step_counts import NOT_A_STEP_COUNT, STEP_COUNT_CUE, step_test
 from graphmem.query.wordforms import content_words, longest_name, singular, words
 
 __all__ = ["MAX_CHARS", "compile_question"]
@@ -284,7 +286,7 @@ class _Compiler:
         return query if a is None or b is None else type(query)(a, b)
 
     def forms(self, s: str) -> Query | None:
-        for form in (self.which_first, self.distance, self.count, self.exists, self.listing, self.read):
+        for form in (self.which_first, self.step_count, self.distance, self.count, self.exists, self.listing, self.read):
             q = form(s)
             if q is not None:
                 return q
@@ -483,6 +485,16 @@ class _Compiler:
             return None
         return head, window
 
+    def step_count(self, s: str) -> Query | None:
+        """Steps, not events: "on how many steps did I choose noop", "how long did I spend in the pond"."""
+        if not re.search(STEP_COUNT_CUE, s) or NOT_A_STEP_COUNT.search(s):
+            return None
+        hw = self._head_and_window(s, STEP_COUNT_CUE)
+        if hw is None:
+            return None
+        what = step_test(hw[0], self.lex)
+        return CountSteps(what, hw[1]) if what is not None else None
+
     def count(self, s: str) -> Query | None:
         if not re.search(r"\bhow (?:many|often)\b|\bnumber of times\b|\bcount (?:of|the)\b", s) or re.search(rf"\bhow many {UNIT} into\b", s):
             return None
@@ -662,7 +674,7 @@ def _without(s: str, said: re.Match[str]) -> str:
 
 def _within(query: Query, window: Window) -> Query | None:
     """The query with its occurrences sought within ``window`` (None: it has a window of its own)."""
-    if isinstance(query, (Count, ListEvents, Exists)):
+    if isinstance(query, (Count, CountSteps, ListEvents, Exists)):
         return replace(query, window=window) if query.window is None else None
     if isinstance(query, Read):
         anchor = _bound(query.anchor, window)

@@ -92,6 +92,8 @@ class Lexicon:
     items: frozenset[str] = frozenset()
     states: frozenset[str] = frozenset()
     regions: frozenset[str] = frozenset()
+    #: the actions the agent took, verbatim ("noop", "move_left", "open the door"): "on how many steps did I noop"
+    actions: frozenset[str] = frozenset()
     #: (state name, text value) pairs the memory holds: "when my goal was 'find water'"
     state_values: frozenset[tuple[str, str]] = frozenset()
     #: state names whose values are true/false: "when I was first logged in"

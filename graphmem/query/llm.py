@@ -33,6 +33,7 @@ from typing import Any
 from graphmem.query.algebra import (
     Condition,
     Count,
+    CountSteps,
     EventPattern,
     Occurrence,
     Query,
@@ -77,7 +78,10 @@ omit a pattern's obj to match any object, and its kind to match any kind.
 - Read slots: action (what was done), step (when: the step index), location (region), position, item \
 (amount of one inventory item: give its name), inventory, state (one state value: give its name), \
 facing (what the step acted on or faced), object (what the anchor's event was done to: "what did I pick up \
-first"), observation, events."""
+first"), observation, events.
+- Counting steps rather than events ("on how many steps did I choose X", "how many steps did I spend in \
+R", "for how many steps was my health at or below 3") is count_steps with one of action (an action listed \
+above, verbatim), region or condition."""
 
 
 def _example_pairs() -> list[tuple[str, Query]]:
@@ -90,6 +94,8 @@ def _example_pairs() -> list[tuple[str, Query]]:
          Count(send_report, Window(end=StepAt(100), include_end=False))),
         ("Where was I the last time I opened a door?",
          Read(Occurrence(EventPattern("open", "door"), -1), "location")),
+        ("On how many steps was my energy at or below 2 after step 40?",
+         CountSteps(Condition("state", "energy", "<=", 2), Window(start=StepAt(40), include_start=False))),
         ("Which came first: sending the report or having 3 coins?",
          WhichFirst(Occurrence(send_report), Reached(Condition("inventory", "coin", ">=", 3)))),
     ]
@@ -133,6 +139,8 @@ def describe_lexicon(lexicon: Lexicon, max_chars: int = MAX_LEXICON_CHARS) -> st
         _names("State names", lexicon.states),
         _names("Regions", lexicon.regions),
     ]
+    if lexicon.actions:
+        lines.append(_names("Actions", lexicon.actions))
     text = "\n".join(lines)
     return text if len(text) <= max_chars else text[: max_chars - 4].rsplit("\n", 1)[0] + "\n..."
 

@@ -22,6 +22,7 @@ from graphmem.query.algebra import (
     Anchor,
     Condition,
     Count,
+    CountSteps,
     Distance,
     EventPattern,
     Exists,
@@ -33,6 +34,7 @@ from graphmem.query.algebra import (
     Read,
     Shifted,
     StepAt,
+    StepIs,
     WhichFirst,
     Window,
 )
@@ -281,8 +283,28 @@ def resolve(store: GraphStore, namespace: str, episode: str, last_t: int, query:
     return Resolution(tuple(r.marks), tuple(facts), tuple(support), r.complete, tuple(r.patterns), tuple(r.conditions))
 
 
-def _window_fact(r: _Resolver, query: Count | Exists | ListEvents, lo: int, hi: int, where: str) -> Fact:
+def _steps_fact(r: _Resolver, query: CountSteps, lo: int, hi: int, where: str) -> Fact:
+    """How many steps of the window match, shown step by step when few do (else the last)."""
+    what = query.what
+    shown: tuple[int, ...] = ()
+    if lo > hi:
+        n = 0
+    elif isinstance(what, StepIs):
+        tally = r.store.count_steps(r.ns, r.ep, what.field, what.value, lo, hi, COUNT_SHOWN)
+        n, shown = tally.total, tally.shown
+    else:
+        r.conditions.append(what)
+        c = what
+        tally = r.store.count_held(r.ns, r.ep, c.source, c.name, c.cmp, c.value, lo, hi, COUNT_SHOWN)
+        n, shown = tally.total, tally.shown
+    r.support.extend(shown if n <= COUNT_SHOWN else shown[-1:])
+    return Fact("count", str(n), f"steps with {what.label()}{_span_text(where)}: {n} {'step' if n == 1 else 'steps'}")
+
+
+def _window_fact(r: _Resolver, query: Count | CountSteps | Exists | ListEvents, lo: int, hi: int, where: str) -> Fact:
     """The fact that answers a window question, and the steps that show it."""
+    if isinstance(query, CountSteps):
+        return _steps_fact(r, query, lo, hi, where)
     store, ns, ep = r.store, r.ns, r.ep
     empty = lo > hi
     if isinstance(query, Exists) and isinstance(query.what, Condition):

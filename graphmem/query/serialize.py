@@ -25,6 +25,7 @@ from graphmem.query.algebra import (
     Anchor,
     Condition,
     Count,
+    CountSteps,
     Distance,
     EventPattern,
     Exists,
@@ -37,6 +38,7 @@ from graphmem.query.algebra import (
     Read,
     Shifted,
     StepAt,
+    StepIs,
     WhichFirst,
     Window,
 )
@@ -101,6 +103,9 @@ def to_json(q: Query) -> dict[str, Any]:
         return _with_window({"op": "count", "pattern": _pattern(q.pattern)}, q.window)
     if isinstance(q, ListEvents):
         return _with_window({"op": "list", "pattern": _pattern(q.pattern)}, q.window)
+    if isinstance(q, CountSteps):
+        tested: dict[str, Any] = {q.what.field: q.what.value} if isinstance(q.what, StepIs) else {"condition": _condition(q.what)}
+        return _with_window({"op": "count_steps", **tested}, q.window)
     if isinstance(q, Exists):
         what = {"pattern": _pattern(q.what)} if isinstance(q.what, EventPattern) else {"condition": _condition(q.what)}
         return _with_window({"op": "exists", **what}, q.window)
@@ -195,11 +200,12 @@ def from_json(doc: Any) -> Query:
         except ValueError as exc:
             raise QueryError(f"query: not valid JSON ({exc})") from None
     path = "query"
-    d = _obj(doc, path, {"op", "anchor", "slot", "name", "pattern", "window", "condition", "a", "b"})
+    d = _obj(doc, path, {"op", "anchor", "slot", "name", "pattern", "window", "condition", "a", "b", "action", "region"})
     op = _need(d, "op", path)
     fields = {
         "read": {"op", "anchor", "slot", "name"},
         "count": {"op", "pattern", "window"},
+        "count_steps": {"op", "action", "region", "condition", "window"},
         "list": {"op", "pattern", "window"},
         "exists": {"op", "pattern", "condition", "window"},
         "which_first": {"op", "a", "b"},
@@ -216,6 +222,15 @@ def from_json(doc: Any) -> Query:
             pattern = _parse_pattern(_need(d, "pattern", path), "query.pattern")
             window = _parse_window(d.get("window"), "query.window")
             return Count(pattern, window) if op == "count" else ListEvents(pattern, window)
+        if op == "count_steps":
+            given = [k for k in ("action", "region", "condition") if k in d]
+            if len(given) != 1:
+                raise QueryError("query: count_steps takes exactly one of 'action', 'region' and 'condition'")
+            tested: StepIs | Condition = (
+                _parse_condition(d["condition"], "query.condition") if given[0] == "condition"
+                else StepIs("action", d["action"]) if given[0] == "action" else StepIs("region", d["region"])
+            )
+            return CountSteps(tested, _parse_window(d.get("window"), "query.window"))
         if op == "exists":
             if ("pattern" in d) == ("condition" in d):
                 raise QueryError("query: exists takes exactly one of 'pattern' and 'condition'")
@@ -309,6 +324,11 @@ def query_schema() -> dict[str, Any]:
            "An item's count (slot item) or a state value (slot state) after the anchor's step; name says which."),
         op("count", {"pattern": pattern_ref, "window": window_ref}, ["pattern"], "How many matching events."),
         op("list", {"pattern": pattern_ref, "window": window_ref}, ["pattern"], "The distinct objects of matching events."),
+        {
+            **op("count_steps", {"action": _TEXT, "region": _TEXT, "condition": condition_ref, "window": window_ref}, [],
+                 "How many steps in the window had this action, were in this region, or ended with the condition holding."),
+            "oneOf": [{"required": ["action"]}, {"required": ["region"]}, {"required": ["condition"]}],
+        },
         {
             **op("exists", {"pattern": pattern_ref, "condition": condition_ref, "window": window_ref}, [],
                  "Whether a matching event, or a step where the condition comes to hold, is in the window."),

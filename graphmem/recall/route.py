@@ -144,7 +144,7 @@ def grounded(question: str, query: Query | None) -> bool:
     def collect(node: Any) -> None:
         if isinstance(node, dict):
             for key, value in node.items():
-                if key in ("kind", "obj", "name") and isinstance(value, str):
+                if key in ("kind", "obj", "name", "action", "region") and isinstance(value, str):
                     names.extend(analyze(value))
                 else:
                     collect(value)

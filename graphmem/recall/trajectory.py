@@ -81,6 +81,7 @@ def lexicon_of(episode: EpisodeRow | None, embedder: Embedder | None = None) -> 
         items=frozenset(data.get("inventory_items", [])),
         states=frozenset(data.get("state_names", [])),
         regions=frozenset(data.get("regions", [])),
+        actions=frozenset(data.get("actions", [])),
         state_values=frozenset((str(n), str(v)) for n, v in data.get("state_values", [])),
         flags=frozenset(data.get("flags", [])),
         kind_actions=frozenset((str(k), str(a), int(n)) for k, a, n in data.get("kind_actions", [])),

@@ -19,14 +19,17 @@ from graphmem.store.protocol import (
     Hit,
     Neighbourhood,
     SessionRow,
+    StepCount,
     StepRow,
     StoredRow,
     TraceEventRow,
     TurnRow,
     check_change_query,
     check_ordinal,
+    check_step_field,
     comes_to_meet,
     earliest_start,
+    meets,
     t_window,
     unit_filter,
 )
@@ -52,6 +55,13 @@ def _span(entries: Sequence[tuple[Any, ...]], lo: int, hi: int) -> tuple[int, in
     """The slice ``[start, end)`` of a list sorted by t (its first field) with ``lo <= t <= hi``."""
     return bisect.bisect_left(entries, lo, key=lambda e: e[0]), bisect.bisect_right(entries, hi, key=lambda e: e[0])
 
+
+
+def _tally(matching: Sequence[int], shown: int) -> StepCount:
+    """The ``StepCount`` of matching steps in t order: the first ``shown``, then the last."""
+    if not matching:
+        return StepCount(0)
+    return StepCount(len(matching), tuple(dict.fromkeys([*matching[: max(shown, 0)], matching[-1]])))
 
 
 def _sortable(value: Any) -> float:
@@ -157,6 +167,38 @@ class EmbeddedReads(EmbeddedGraph):
                         return ChangeRow(a["key"], a["unit"], a["episode"], a["source"], a["name"], a.get("before"),
                                          a.get("after"), int(a["t"]))
             return None
+
+    def count_steps(self, namespace: str, episode: str, field: str, value: str,
+                    lo: int | None = None, hi: int | None = None, shown: int = 5) -> StepCount:
+        check_step_field(field)
+        low, high = t_window(lo, hi)
+        with self._lock:
+            times = self._step_times.get((namespace, episode), [])
+            index = self._steps.get((namespace, episode), {})
+            window = times[bisect.bisect_left(times, low): bisect.bisect_right(times, high)]
+            return _tally([t for t in window if self.graph.nodes[(namespace, index[t])].get(field) == value], shown)
+
+    def count_held(self, namespace: str, episode: str, source: str, name: str, cmp: str, value: Scalar,
+                   lo: int | None = None, hi: int | None = None, shown: int = 5) -> StepCount:
+        check_change_query(source, cmp)
+        low, high = t_window(lo, hi)
+        with self._lock:
+            times = self._step_times.get((namespace, episode), [])
+            window = times[bisect.bisect_left(times, low): bisect.bisect_right(times, high)]
+            changes = self._changes.get((namespace, episode, source, name), [])
+            # As recall/count_held.cypher: each step takes the value its latest change at or before it left.
+            at = bisect.bisect_right(changes, window[0], key=lambda e: e[0]) if window else 0
+            current: Scalar | None = 0 if source == "inventory" else None
+            if at:
+                current = self.graph.nodes[(namespace, changes[at - 1][1])].get("after")
+            matching = []
+            for t in window:
+                while at < len(changes) and changes[at][0] <= t:
+                    current = self.graph.nodes[(namespace, changes[at][1])].get("after")
+                    at += 1
+                if meets(current, cmp, value):
+                    matching.append(t)
+            return _tally(matching, shown)
 
     def steps_between(self, namespace: str, episode: str, lo: int, hi: int, limit: int) -> dict[int, StepRow]:
         if limit <= 0:

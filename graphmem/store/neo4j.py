@@ -40,6 +40,7 @@ from graphmem.store.protocol import (
     Hit,
     Neighbourhood,
     SessionRow,
+    StepCount,
     StepRow,
     StoredRow,
     TraceEventRow,
@@ -47,6 +48,7 @@ from graphmem.store.protocol import (
     WriteBatch,
     check_change_query,
     check_ordinal,
+    check_step_field,
     earliest_start,
     node_key,
     t_window,
@@ -71,6 +73,13 @@ _Result = TypeVar("_Result")
 WRITE_RETRY_SECONDS = 600.0
 #: Attempts of a read on a transient failure (server restarting, leader switch), with 0.1 s, 0.2 s, ... waits.
 READ_ATTEMPTS = 4
+
+
+def _step_count(row: Any) -> StepCount:
+    """A count_steps / count_held record as a ``StepCount`` (the last step given once)."""
+    if row is None or not row["total"]:
+        return StepCount(0)
+    return StepCount(int(row["total"]), tuple(dict.fromkeys(int(t) for t in row["shown"])))
 
 
 class Neo4jStore:
@@ -238,6 +247,22 @@ class Neo4jStore:
             return None
         r = rows[0]
         return ChangeRow(r["key"], r["unit"], r["episode"], r["source"], r["name"], r["before"], r["after"], int(r["t"]))
+
+    def count_steps(self, namespace: str, episode: str, field: str, value: str,
+                    lo: int | None = None, hi: int | None = None, shown: int = 5) -> StepCount:
+        check_step_field(field)
+        low, high = t_window(lo, hi)
+        rows = self._read("recall/count_steps", namespace=namespace, episode=episode, field=field, value=value,
+                          lo=low, hi=high, shown=max(shown, 0))
+        return _step_count(rows[0] if rows else None)
+
+    def count_held(self, namespace: str, episode: str, source: str, name: str, cmp: str, value: Scalar,
+                   lo: int | None = None, hi: int | None = None, shown: int = 5) -> StepCount:
+        check_change_query(source, cmp)
+        low, high = t_window(lo, hi)
+        rows = self._read("recall/count_held", namespace=namespace, episode=episode, source=source, name=name, cmp=cmp,
+                          value=value, lo=low, hi=high, shown=max(shown, 0))
+        return _step_count(rows[0] if rows else None)
 
     def steps_between(self, namespace: str, episode: str, lo: int, hi: int, limit: int) -> dict[int, StepRow]:
         if limit <= 0:

@@ -289,6 +289,25 @@ class ChangeRow:
 
 
 @dataclass(frozen=True)
+class StepCount:
+    """How many steps of a window match (``count_steps``, ``count_held``), and which: the first
+    ``shown`` of them in t order, then the last (``shown`` is empty when none match)."""
+
+    total: int
+    shown: tuple[int, ...] = ()
+
+
+#: The Step properties ``count_steps`` tests.
+STEP_FIELDS: tuple[str, ...] = ("action", "region")
+
+
+def check_step_field(field: str) -> None:
+    """A ``count_steps`` field outside ``STEP_FIELDS`` is a ``ValueError``."""
+    if field not in STEP_FIELDS:
+        raise ValueError(f"field must be one of {STEP_FIELDS}, got {field!r}")
+
+
+@dataclass(frozen=True)
 class SessionRow:
     """A stored dialogue Session: its interval ``[start, end]`` in epoch seconds (UTC; end = the next
     session's start unless the caller gave one), its place in the episode, the start as the caller gave
@@ -495,6 +514,23 @@ class GraphStore(Protocol):
 
         ``store.find_change(ns, "run-1", "inventory", "wood", ">=", 3, 1)``: the first step after which
         the agent held 3 wood or more, having held fewer."""
+
+    def count_steps(self, namespace: str, episode: str, field: str, value: str,
+                    lo: int | None = None, hi: int | None = None, shown: int = 5) -> StepCount:
+        """How many of the episode's steps with lo <= t <= hi have ``field`` ("action" or "region";
+        anything else is a ValueError) equal to ``value``, and which (``StepCount``: the first ``shown``
+        matching steps, then the last).
+
+        ``store.count_steps(ns, "run-1", "action", "noop", 100, 200)``: the steps in 100..200 that did nothing."""
+
+    def count_held(self, namespace: str, episode: str, source: str, name: str, cmp: str, value: Scalar,
+                   lo: int | None = None, hi: int | None = None, shown: int = 5) -> StepCount:
+        """How many of the episode's steps with lo <= t <= hi end with the value meeting the condition
+        ``value_after <cmp> value`` (``meets``, as in ``find_change``), and which. A step's value is the
+        one its latest change at or before it left (before any change: inventory 0, state None), so
+        steps count whether or not they changed it.
+
+        ``store.count_held(ns, "run-1", "state", "health", "<=", 3)``: the steps ending at health 3 or less."""
 
     def steps_between(self, namespace: str, episode: str, lo: int, hi: int, limit: int) -> dict[int, StepRow]:
         """Step nodes with lo <= t <= hi (as ``steps_at`` returns them), the first ``limit`` by t, in t

@@ -167,6 +167,10 @@ MAX_STATE_VALUES = 2000
 #: many action words per kind (the first ones written) and in all, so that it stays small whatever the
 #: agent types.
 MAX_ACTIONS_PER_KIND = 8
+#: Distinct actions kept in the vocabulary for questions to name ("on how many steps did I choose noop"):
+#: the first ones written, short ones only, so an agent that types free text cannot bloat the Episode node.
+MAX_ACTIONS = 2000
+MAX_ACTION_CHARS = 80
 MAX_KIND_ACTIONS = 2000
 #: Words of an action that say how it was done: the first few, once the objects' words are gone.
 ACTION_TEMPLATE_WORDS = 3
@@ -177,7 +181,7 @@ _ARTICLES = frozenset({"a", "an", "the"})
 
 def empty_vocab() -> dict[str, list[Any]]:
     return {"event_pairs": [], "objects": [], "regions": [], "inventory_items": [], "state_names": [], "state_values": [], "flags": [],
-            "kind_actions": [], "pair_effects": [], "state_effects": []}
+            "actions": [], "kind_actions": [], "pair_effects": [], "state_effects": []}
 
 
 def count_pair_effect(effects: dict[tuple[str, str], list[int]], pair: tuple[str, str], delta: int) -> None:
@@ -319,6 +323,9 @@ def build_step_batch(
             nodes.append(NodeRow("Entity", namespace, obj, {"name": obj}))
             edges.append(EdgeRow("INVOLVES", namespace, key, node_key("Entity", obj)))
             vocab["objects"].add(obj)
+        actions = vocab.setdefault("actions", set())  # an episode written before actions were kept has none
+        if len(step.action) <= MAX_ACTION_CHARS and len(actions) < MAX_ACTIONS:
+            actions.add(step.action)
         vocab["inventory_items"].update(name for name, _ in step.inventory)
         vocab["state_names"].update(name for name, _ in step.state)
         vocab["flags"].update(name for name, value in step.state if isinstance(value, bool))

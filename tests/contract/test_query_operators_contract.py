@@ -1,6 +1,6 @@
 """The store-level operators of trajectory queries answer alike on both backends, and as the steps say.
 
-``find_event``, ``count_events``, ``find_change`` and ``steps_between`` are checked on trajectories written
+``find_event``, ``count_events``, ``find_change``, ``count_steps``, ``count_held`` and ``steps_between`` are checked on trajectories written
 through ``Memory`` (so through ``build_step_batch``: event positions, Change nodes, the Episode's last
 inventory and state), first on hand-made cases, then against a brute-force reading of random trajectories
 (hypothesis) that knows nothing of Change nodes: it walks the Step records themselves.
@@ -20,13 +20,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem.memory import Memory
-from graphmem.records import Event, Scalar, Step
+from graphmem.records import Event, Location, Scalar, Step
 from graphmem.store.embedded import EmbeddedStore
 from graphmem.store.protocol import (
     COMPARISONS,
     ChangeRow,
     EventRow,
     GraphStore,
+    StepCount,
+    meets,
 )
 from graphmem.store.rows import read_episode
 from graphmem.write.steps import build_step_batch, episode_so_far, step_search_text
@@ -58,6 +60,15 @@ def ref_events(steps: Sequence[Step], episode: str, kind: str | None, obj: str |
             found.append(EventRow(f"event:{episode}:{step.t}#{i}", f"step:{episode}:{step.t}", episode, event.kind,
                                   event.obj, event.count, seen[(event.kind, event.obj)], step.t))
     return found
+
+
+def in_window(t: int, lo: int | None, hi: int | None) -> bool:
+    return (lo is None or t >= lo) and (hi is None or t <= hi)
+
+
+def ref_tally(ts: Sequence[int], shown: int) -> StepCount:
+    """The StepCount of matching steps: how many, the first ``shown`` and the last."""
+    return StepCount(len(ts), tuple(dict.fromkeys([*ts[:shown], ts[-1]]))) if ts else StepCount(0)
 
 
 def pick(rows: Sequence[Any], ordinal: int) -> Any:
@@ -357,7 +368,9 @@ def trajectories(draw: st.DrawFn) -> list[list[Step]]:
                        for _ in range(draw(st.integers(0, 3))))
         inventory = {item: c for item in ITEMS if (c := draw(st.one_of(st.none(), st.integers(0, 3)))) is not None}
         state = {name: v for name in ("hp", "mode") if (v := draw(st.one_of(st.none(), STATE_VALUES))) is not None}
-        steps.append(Step(t, f"act {n}", events=events, inventory=inventory, state=state))
+        region = draw(st.sampled_from(["forest", "cave", ""]))
+        steps.append(Step(t, f"act {draw(st.integers(0, 2))}", events=events, inventory=inventory, state=state,
+                          location=Location(region=region)))
         t += draw(st.integers(1, 3))
     cuts = sorted(draw(st.sets(st.integers(1, max(len(steps) - 1, 1)), max_size=2)))
     bounds = [0, *[c for c in cuts if c < len(steps)], len(steps)]
@@ -373,6 +386,11 @@ QUERIES = st.lists(
                                                            ("state", "mode"), ("state", "gone")]),
                   st.sampled_from(COMPARISONS), VALUES, st.sampled_from([1, 2, 3, -1, -2]), T, T),
         st.tuples(st.just("steps_between"), st.integers(0, 16), st.integers(0, 16), st.integers(0, 5)),
+        st.tuples(st.just("count_steps"), st.sampled_from(["action", "region"]),
+                  st.sampled_from(["act 0", "act 1", "act 2", "forest", "cave", ""]), T, T, st.integers(0, 3)),
+        st.tuples(st.just("count_held"), st.sampled_from([("inventory", "wood"), ("inventory", "stone"), ("state", "hp"),
+                                                          ("state", "mode"), ("state", "gone")]),
+                  st.sampled_from(COMPARISONS), VALUES, T, T, st.integers(0, 3)),
     ),
     min_size=1,
     max_size=12,
@@ -407,6 +425,15 @@ def test_operators_match_the_steps(store, namespace):
                     want = pick(ref_changes(steps, EP, source, name, cmp, value, lo, hi), ordinal)
                     got = store.find_change(ns, EP, source, name, cmp, value, ordinal, lo, hi)
                     assert typed(got) == typed(want), (query, json.dumps([[s.t, s.inventory, s.state] for s in steps]))
+                elif op == "count_steps":
+                    field, value, lo, hi, shown = args
+                    ts = [s.t for s in steps if in_window(s.t, lo, hi)
+                          and (s.action if field == "action" else s.location.region) == value]
+                    assert store.count_steps(ns, EP, field, value, lo, hi, shown) == ref_tally(ts, shown), query
+                elif op == "count_held":
+                    (source, name), cmp, value, lo, hi, shown = args
+                    ts = [s.t for s in steps if in_window(s.t, lo, hi) and meets(value_after(s, source, name), cmp, value)]
+                    assert store.count_held(ns, EP, source, name, cmp, value, lo, hi, shown) == ref_tally(ts, shown), query
                 else:
                     lo, hi, limit = args
                     want_ts = [s.t for s in steps if lo <= s.t <= hi][:limit]

@@ -97,6 +97,8 @@ def planned(neo4j_store: Neo4jStore) -> Iterator[dict[str, Any]]:
         "lo": 10,
         "hi": 40,
         "skip": 1,
+        "field": "action",
+        "shown": 5,
         "source": "inventory",
         "name": "wood",
         "cmp": ">=",
