@@ -1,16 +1,17 @@
-// The n-th event of an object (any kind; '' is the empty object) among an episode's events with $lo <= t <=
-// $hi, counted from the end (-1 = the last), read backwards in (t, i) order (i: the event's position within
-// its step; events without one come after their step's others, by key): a range seek on event_obj_time, in
-// the index's order of t, stops at the n-th. $skip is |ordinal| - 1.
-// The ORDER BY names the index's equality-bound properties before t: only then does the planner take the
-// order of t from the index (a PartialTop that stops at the n-th event) instead of sorting the window.
-// Parameters: $namespace, $episode, $obj, $lo, $hi (both bounded), $skip.
-// Returns: key, unit, episode, kind, obj, count, ordinal, t (no row when fewer events match).
+// The n-th step with an event of an object (any kind; '' is the empty object) among an episode's steps with
+// $lo <= t <= $hi, counted from the end (-1 = the last), and that step's first such event in (t, i) order
+// (i: the event's position within its step; events without one come after their step's others, by key).
+// A step counts once however many of its events name the object (see find_event_by_obj). A range seek on
+// event_obj_time reads the window's events; they are grouped by step.
+// Parameters: $namespace, $episode, $obj, $lo, $hi (both bounded), $skip (|ordinal| - 1).
+// Returns: key, unit, episode, kind, obj, count, ordinal, t (no row when fewer steps match).
 MATCH (e:Event {namespace: $namespace, episode: $episode, obj: $obj})
 USING INDEX SEEK e:Event(namespace, episode, obj, t)
 WHERE e.t >= $lo AND e.t <= $hi
+WITH e ORDER BY e.t, e.i, e.key
+WITH e.t AS step, collect(e)[0] AS e
 RETURN e.key AS key, e.unit AS unit, e.episode AS episode, e.kind AS kind, e.obj AS obj,
        e.count AS count, e.ordinal AS ordinal, e.t AS t
-ORDER BY e.namespace DESC, e.episode DESC, e.obj DESC, e.t DESC, e.i DESC, e.key DESC
+ORDER BY step DESC
 SKIP $skip
 LIMIT 1

@@ -49,8 +49,18 @@ _RECALL_FRAME = re.compile(r"^(?:(?:now )?(?:think|thinking|go|going|look|lookin
 #: "step 167 of the ranch run": the run is the one the memory holds
 _OF_THE_RUN = re.compile(rf"\s+{OF_THE_RUN}$", re.IGNORECASE)
 #: a part that only bounds when: "after step 68", "in the first 782 steps", "looking only after I slept", "ever"
-_FRAME = re.compile(r"^(?:(?:looking|counting|searching|considering|focusing|checking)(?: only)?(?: at| on| over| in)?(?: only)? )?"
+_FRAME = re.compile(r"^(?:(?:looking|counting|searching|considering|focusing|checking|look|count|search|consider|focus|check)(?: only)?(?: at| on| over| in)?(?: only)? )?"
                     r"((?:in|within|during|over|across|between|after|before|since|following|prior to|up to|up until|until|by|from|as of|ever|at any point|at any time)\b.*)$", re.IGNORECASE)
+#: "look only after I slept", "counting only while in game 2": a frame that says it is one ("there" in the
+#: question then points at its steps, not at a step)
+_ONLY_FRAME = re.compile(r"^(?:(?:look|looking|count|counting|search|searching|consider|considering|focus|focusing|check|checking)(?: only)?(?: at| on| over| in)?(?: only)?|only (?:look|count|consider|search)(?:ing)?(?: at| over| in)?)(?: (?:the )?steps)?\s+"
+                         r"((?:in|within|during|over|across|between|after|before|since|following|prior to|up to|up until|until|by|from|as of|while|whilst)\b.*)$", re.IGNORECASE)
+#: "following X, I next did Y": the next Y after X; "leading up to X, I most recently did Y": the last Y before X
+_NEXT_AFTER = re.compile(rf"^(?:following|after|since|once) (.+),\s*({_SUBJECT}|the [a-z]+) (?:next|then next|then|subsequently|afterwards) (.+)$", re.IGNORECASE)
+_LAST_BEFORE = re.compile(rf"^(?:leading up to|in the run-up to|before|prior to|ahead of|preceding|just before) (.+),\s*({_SUBJECT}|the [a-z]+) (?:most recently|last|previously|had last|had most recently|had previously) (.+)$", re.IGNORECASE)
+#: "the most recent time before X that I did Y": the last time I did Y before X
+_TIME_THAT = re.compile(rf"\b(the (?:very )?(?:first|last|latest|final|next|previous|most recent|second|third|fourth|fifth|\d+(?:st|nd|rd|th)|second[- ]to[- ]last) (?:time|occasion|step|moment|instance)) "
+                        rf"((?:after|before|prior to|following|since|preceding) .+?) that ({_SUBJECT} .+?)(?=\s*[,?.;:!]|\s+--|$)", re.IGNORECASE)
 #: frames that say nothing the question does not: "measure the gap", "thinking of the first time each happened"
 _IDLE = re.compile(r"^(?:(?:measure|work out|figure out|compute|calculate|find|count) (?:the )?(?:gap|distance|difference|interval|time|steps?)"
                    r"|(?:thinking of|considering|counting|taking|using|going by|judging by|comparing) (?:only )?(?:the|their|each one's|each's) first (?:time|occurrence|occasion)s?(?: (?:each|they|it|both) happened)?)$", re.IGNORECASE)
@@ -127,7 +137,7 @@ def _pointed(ask: str, scene: str) -> str | None:
 
 def one_question(question: str) -> str:
     """``question`` as one clause when it is said in two parts (see the module docstring); else as given."""
-    text = _LEAD_IN.sub("", question.strip())
+    text = _TIME_THAT.sub(lambda m: f"{m.group(1)} {m.group(3)} {m.group(2)}", _LEAD_IN.sub("", question.strip()))
     parts = [p.strip(" ?!.") for p in _PARTS.split(text.strip(" ?!.")) if p.strip(" ?!.")]
     if len(parts) == 2 and _ASKS_STEP.match(parts[1]) and _UNTIL_NEXT.search(parts[0]):
         parts = [_UNTIL_NEXT.sub("when did i next", parts[0], count=1)]
@@ -144,6 +154,17 @@ def one_question(question: str) -> str:
         return parts[0] if parts[0] != text.strip(" ?!.") else text
     *scenes, ask = parts
     scene = ", ".join(scenes)
+    ordered = _NEXT_AFTER.match(scene) or _LAST_BEFORE.match(scene)
+    if ordered:
+        after = ordered.re is _NEXT_AFTER
+        scene = f"the {'next' if after else 'last'} time {ordered.group(2)} {ordered.group(3)} {'after' if after else 'before'} {ordered.group(1)}"
+    only = _ONLY_FRAME.match(scene)
+    if only and re.search(r"\bthere\b", ask, re.IGNORECASE):
+        scoped = re.sub(r"[ ,]*\bthere\b", "", ask, count=1, flags=re.IGNORECASE).strip(" ,")
+        lead = re.match(r"^((?:at|on|during|for|in|by) .+?),\s*(.+)$", scoped, re.IGNORECASE)
+        if lead and _QUESTION.match(lead.group(2)):
+            scoped = f"{lead.group(2)} {lead.group(1)}"  # "at the last X there, what ...": the frame bounds X
+        return re.sub(r"\s+", " ", f"{scoped} {only.group(1)}")
     bare = _RECALL_FRAME.sub("", scene).strip()
     if bare != scene and _STEP_ONLY.match(bare):
         scene = bare  # "Picture step 637: what was ahead?"

@@ -80,6 +80,16 @@ _ASKS_OBJECT = re.compile(rf"^what (?:did|had|has|have|does|do|would) {SUBJECT} 
                           rf"|^what (?:was|is|were) the (?:ord_m?\d+ )?(?:thing|item|object|one)s? (?:that |which )?{SUBJECT} [a-z]+ed\b")
 
 
+#: "the 5th 'inspect' event", "a 'quiz class' event with object 'lab safety'": a kind named as an event
+_NAMED_EVENT = re.compile(r"\b((?:[a-z'-]+ ){0,3}[a-z'-]+) events?\b(?: (?:with|whose|of|for) (?:the )?(?:object|obj|target|argument)(?: (?:being|of|was|is))? (.+)|(?=\s*(?:$|(?:logged|recorded|happened|occurred|took place|was|were)\b)))")
+#: "an event involving X", "did something with X", "dealt with X": whatever was done, about X
+_INVOLVING = re.compile(r"\b(?:(?:events?|something|anything|a thing|things|stuff) (?:involving|concerning|regarding|about|with|to do with|related to|that involved|around)"
+                        r"|(?:dealt|deal|deals|dealing|interacted|interact|interacts|interacting|engaged|engage|engaging|busied (?:myself|ourselves|yourself|itself|themselves)) with"
+                        r"|(?:moment|time|occasion|point) (?=.+ came up\b))\s+(.+?)(?: came up\b.*)?$")
+#: nouns that say what sort of thing a name is: "the find-animal task" is the object "find-animal"
+_CLASS_NOUNS = frozenset({"task", "room", "item", "object", "thing", "place", "area", "game", "job", "topic", "subject", "level"})
+
+
 def _strip_lead(text: str) -> str:
     previous = None
     text = text.strip(" ,.")
@@ -118,7 +128,37 @@ class _Compiler:
 
     # ---------------------------------------------------------------- events and anchors
     def pattern(self, text: str) -> EventPattern | None:
-        return self.lex.event(_clean_event_text(text))
+        return self.named_event(text) or self.involving(text) or self.lex.event(_clean_event_text(text))
+
+    def named_event(self, text: str) -> EventPattern | None:
+        """An event said by its stored kind and the word "event": "the fifth 'inspect' event", "a 'quiz
+        class' event with object 'lab safety'" (the quotes are gone by now; the kind's words stay)."""
+        m = _NAMED_EVENT.search(text)
+        if m is None:
+            return None
+        said = words(m.group(1))
+        kind = next((" ".join(said[i:]) for i in range(len(said)) if " ".join(said[i:]) in self.lex.kinds), None)
+        if kind is None:
+            return None
+        if m.group(2) is None:
+            return EventPattern(kind, None)
+        objects = sorted({o for k, o in self.lex.pairs if k == kind and o})
+        named = self.lex.name(words(m.group(2)), objects, fuzzy=False)
+        return EventPattern(kind, named or " ".join(self.lex._expand(words(m.group(2)))))
+
+    def involving(self, text: str) -> EventPattern | None:
+        """An event of any kind about one stored object: "an event involving the kitchen", "did something
+        with 'lab safety'", "dealt with the dresser", "the moment the desk came up"."""
+        m = _INVOLVING.search(text)
+        if m is None:
+            return None
+        phrase = re.sub(rf"\s+(?:for the ord_m?\d+ time|again|ord_m?\d+|(?:{_AFTER}|{_BEFORE}|between|during|while|in|within_first|within_last)\b.*)$", "", m.group(1))
+        objects = {o for _, o in self.lex.pairs if o}
+        tokens = words(phrase)
+        named = self.lex.name(tokens, objects, fuzzy=False)
+        if named is None and tokens and tokens[-1] in _CLASS_NOUNS:
+            named = self.lex.name(tokens[:-1], objects, fuzzy=False)  # "the find-animal task", "the salon room"
+        return EventPattern(None, named) if named else None
 
     def anchor(self, text: str, default_ordinal: int = 1) -> Anchor | None:
         """The step an anchor phrase names ("step 40", "the third time I collected wood", "2 steps after
@@ -249,8 +289,8 @@ class _Compiler:
             if not any(ref in s for ref in refs):
                 continue
             spelled = "|".join(re.escape(ref) for ref in refs)
-            said = re.search(rf"\b(?:while|whilst|when) (?:{SUBJECT} )?(?:was |were )?(?:working on|doing|busy with|on|in)\s+(?:the )?(?:{spelled})(?: (?:task|job|phase|mode|stage|assignment))?(?![\w-])"
-                             rf"|\b(?:during|throughout|within|over) (?:the )?(?:{spelled})(?: (?:task|job|phase|mode|stage|assignment))?(?![\w-])", s)
+            said = re.search(rf"\b(?:while|whilst|when) (?:{SUBJECT} )?(?:was |were )?(?:working on|doing|busy with|playing|running|demonstrating|on|in|at|inside)\s+(?:the )?(?:{spelled})(?: (?:task|job|phase|mode|stage|assignment))?(?![\w-])"
+                             rf"|\b(?:during|throughout|within|over|in) (?:the )?(?:{spelled})(?: (?:task|job|phase|mode|stage|assignment|game|level|round))?(?![\w-])", s)
             if said:
                 return _without(s, said), held_span(Condition("state", name, "==", value))
         return None
@@ -585,6 +625,7 @@ class _Compiler:
             rf"|(?:\b(after|following|once)\s)"
             rf"|(?:\b(before|prior to|preceding)\s)"
             rf"|(?:\b(?:the |my |our |its |their )?(?=ord_m?\d+ (?:time|occasion|instance)\b))"
+            rf"|(?:\b(?:at|on|during|upon) (?=(?:the|my|our|its|their|your) (?:very )?ord_m?\d+ (?!(?:{UNIT}|time|times|occasion|instance|moment|point)\b)[a-z]))"
             rf"|(?:\b(?:(?:at|on|in|during) )?the (?:step|moment|time|point|turn|move) (?:where|when|at which|in which|on which|by which|that|while|during which)\s)"
             rf"|(?:\b(?:(?:at|on|in|during) )?the (?=ord_m?\d+ (?:step|moment|point|turn|move) (?:(?:where|when|at which|in which|on which|by which|that|while|during which|with)\b|(?:the|my|our|its|their|your|i|we|you|he|she|it|they) )))"
             rf"|(?:\b(?:when|whenever|as soon as|at the moment|the moment|at the time|while|upon|at the point)\s)"

@@ -57,6 +57,15 @@ def _span(entries: Sequence[tuple[Any, ...]], lo: int, hi: int) -> tuple[int, in
 
 
 
+def _first_per_step(entries: Sequence[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """Of entries sorted by (t, ...), the first at each step."""
+    firsts: list[tuple[Any, ...]] = []
+    for entry in entries:
+        if not firsts or firsts[-1][0] != entry[0]:
+            firsts.append(entry)
+    return firsts
+
+
 def _tally(matching: Sequence[int], shown: int) -> StepCount:
     """The ``StepCount`` of matching steps in t order: the first ``shown``, then the last."""
     if not matching:
@@ -137,6 +146,11 @@ class EmbeddedReads(EmbeddedGraph):
         with self._lock:
             entries = self._event_order.get(_query_group(namespace, episode, kind, obj), [])
             start, end = _span(entries, low, high)
+            if kind is None and obj is not None:
+                # As recall/find_event_by_obj: a step counts once, by its first event of the object.
+                firsts = _first_per_step(entries[start:end])
+                at = ordinal - 1 if ordinal > 0 else len(firsts) + ordinal
+                return self._event_row(namespace, firsts[at][2]) if 0 <= at < len(firsts) else None
             at = start + ordinal - 1 if ordinal > 0 else end + ordinal
             return self._event_row(namespace, entries[at][2]) if start <= at < end else None
 
@@ -144,7 +158,10 @@ class EmbeddedReads(EmbeddedGraph):
                      lo: int | None = None, hi: int | None = None) -> int:
         low, high = t_window(lo, hi)
         with self._lock:
-            start, end = _span(self._event_order.get(_query_group(namespace, episode, kind, obj), []), low, high)
+            entries = self._event_order.get(_query_group(namespace, episode, kind, obj), [])
+            start, end = _span(entries, low, high)
+            if kind is None and obj is not None:
+                return len(_first_per_step(entries[start:end]))  # as recall/count_events_by_obj: steps
             return max(end - start, 0)
 
     def find_change(self, namespace: str, episode: str, source: str, name: str, cmp: str, value: Scalar,

@@ -479,7 +479,9 @@ class GraphStore(Protocol):
                    lo: int | None = None, hi: int | None = None) -> EventRow | None:
         """The ordinal-th event (1-based; -1 = the last, -2 = second to last) among the episode's events
         that match ``kind`` and ``obj`` (None matches any; "" matches only an empty obj) with
-        lo <= t <= hi (None: unbounded), in (t, position within the step) order.
+        lo <= t <= hi (None: unbounded), in (t, position within the step) order. With ``kind`` None and
+        ``obj`` given, a step counts once however many of its events name the object (its first such
+        event stands for it): "the second time I did something with the kitchen" is the second step.
 
         ``store.find_event(ns, "run-1", "collect", None, -1, hi=40)``: the last collect of anything at or
         before step 40."""
@@ -488,7 +490,7 @@ class GraphStore(Protocol):
                      lo: int | None = None, hi: int | None = None) -> int:
         """How many events ``find_event`` chooses among (events, not the sum of their ``count`` field).
 
-        ``store.count_events(ns, "run-1", None, "wood", 10, 20)``: events about wood in steps 10..20."""
+        ``store.count_events(ns, "run-1", None, "wood", 10, 20)``: steps with an event about wood in 10..20."""
 
     def find_change(self, namespace: str, episode: str, source: str, name: str, cmp: str, value: Scalar,
                     ordinal: int, lo: int | None = None, hi: int | None = None) -> ChangeRow | None:

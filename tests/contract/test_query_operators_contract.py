@@ -47,7 +47,8 @@ def write(store: GraphStore, namespace: str, episode: str, batches: Sequence[Seq
 
 def ref_events(steps: Sequence[Step], episode: str, kind: str | None, obj: str | None,
                lo: int | None, hi: int | None) -> list[EventRow]:
-    """Every matching event in (t, position) order, ordinals counted over the whole episode."""
+    """Every matching event in (t, position) order, ordinals counted over the whole episode; for an object
+    of any kind, only each step's first such event (a step counts once)."""
     seen: dict[tuple[str, str], int] = {}
     found = []
     for step in steps:
@@ -56,6 +57,8 @@ def ref_events(steps: Sequence[Step], episode: str, kind: str | None, obj: str |
             if kind is not None and event.kind != kind or obj is not None and event.obj != obj:
                 continue
             if lo is not None and step.t < lo or hi is not None and step.t > hi:
+                continue
+            if kind is None and obj is not None and found and found[-1].t == step.t:
                 continue
             found.append(EventRow(f"event:{episode}:{step.t}#{i}", f"step:{episode}:{step.t}", episode, event.kind,
                                   event.obj, event.count, seen[(event.kind, event.obj)], step.t))
@@ -174,8 +177,11 @@ def test_find_event_by_kind_object_both_and_neither(store, namespace, trajectory
     assert collect_wood == EventRow(f"event:{EP}:1#0", f"step:{EP}:1", EP, "collect", "wood", 2, 2, 1)
     # A kind alone, an object alone (both across batches), and any event: by (t, position in the step).
     assert store.find_event(namespace, EP, "collect", None, 3).key == f"event:{EP}:3#0"
-    assert store.find_event(namespace, EP, None, "wood", 2).key == f"event:{EP}:0#1"
-    assert store.find_event(namespace, EP, None, "wood", 5).key == f"event:{EP}:4#1"
+    # An object of any kind counts steps: step 0's two wood events are one, its first.
+    assert store.find_event(namespace, EP, None, "wood", 1).key == f"event:{EP}:0#0"
+    assert store.find_event(namespace, EP, None, "wood", 2).key == f"event:{EP}:1#0"
+    assert store.find_event(namespace, EP, None, "wood", 3).key == f"event:{EP}:4#1"
+    assert store.count_events(namespace, EP, None, "wood") == 4
     assert store.find_event(namespace, EP, None, None, 6).key == f"event:{EP}:3#0"
     # "" is the empty object only; None is any object.
     assert [store.find_event(namespace, EP, None, "", n).t for n in (1, 2)] == [1, 6]

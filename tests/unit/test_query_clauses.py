@@ -176,3 +176,43 @@ def test_an_item_never_held_is_counted_by_its_name():
 def test_a_record_of_is_existence():
     q = compile_question("Is there a record of the adventurer taking the key before step 214?", LEX, 900)
     assert q == Exists(EventPattern("take", "key"), Window(end=StepAt(214), include_end=False))
+
+
+@SETTINGS
+@given(st.sampled_from(["an event involving the pork chop", "the time we did something with the pork chop",
+                        "the time I dealt with the pork chop", "the time the agent did anything with the pork chop"]),
+       st.sampled_from(["second", "2nd"]))
+def test_an_event_involving_an_object_is_any_kind_of_it(said: str, ordinal: str):
+    said = said.replace("an event", f"the {ordinal} event").replace("the time", f"the {ordinal} time")
+    q = compile_question(f"Where was I at {said}?", LEX, 900)
+    assert q == Read(Occurrence(EventPattern(None, "pork chop"), 2), "location")
+
+
+def test_a_kind_named_as_an_event_keeps_its_object_or_none():
+    q = compile_question("At the fifth 'examine' event, what did I hold?", LEX, 900)
+    assert q == Read(Occurrence(EventPattern("examine"), 5), "inventory")
+    q = compile_question("At the 1st 'examine' event with object 'map', where was I?", LEX, 900)
+    assert q == Read(Occurrence(EventPattern("examine", "map"), 1), "location")
+
+
+@SETTINGS
+@given(st.sampled_from(SUBJECTS))
+def test_following_x_next_y_and_leading_up_to_x_most_recently_y(subject: str):
+    key = Occurrence(EventPattern("take", "key"), 1)
+    q = compile_question(f"Following the first time {subject} took the key, {subject} next entered the kitchen. Where was {subject} then?", LEX, 900)
+    assert q == Read(Occurrence(EventPattern("enter", "kitchen"), 1, Window(start=key, include_start=False)), "location")
+    q = compile_question(f"Leading up to the first time {subject} took the key, {subject} most recently examined the map. Where was {subject} then?", LEX, 900)
+    assert q == Read(Occurrence(EventPattern("examine", "map"), -1, Window(end=key, include_end=False)), "location")
+
+
+@SETTINGS
+@given(st.sampled_from(["Look only", "Counting only", "Only consider steps"]))
+def test_a_scope_sentence_bounds_the_occurrence_said_there(scope: str):
+    q = compile_question(f"{scope} after I entered the hallway. At the last time I examined the map there, what did I hold?", LEX, 900)
+    assert q == Read(Occurrence(EventPattern("examine", "map"), -1, Window(start=AFTER, include_start=False)), "inventory")
+
+
+def test_the_most_recent_time_before_x_that_y_is_the_last_y_before_x():
+    key = Occurrence(EventPattern("take", "key"), 2)
+    q = compile_question("Where was I at the most recent time before the second time I took the key that I examined the map?", LEX, 900)
+    assert q == Read(Occurrence(EventPattern("examine", "map"), -1, Window(end=key, include_end=False)), "location")
