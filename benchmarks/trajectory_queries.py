@@ -82,6 +82,7 @@ DEFAULT_SEEDS = {
     "heldout11_crafter": [10400, 10401, 10402],
     "heldout11_textworld": [10500, 10501, 10502],
     "heldout11_science": [10600, 10601, 10602],
+    "heldout12_crafter": [10700, 10701, 10702],
 }
 
 
